@@ -1,0 +1,81 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { ErrorType, TypedError } from "./errors";
+
+/** Where an application keeps its parts, relative to its root; written in `herald.config.ts`. */
+export interface AppConfig {
+  actions?: string;
+  initializers?: string;
+  middleware?: string;
+  channels?: string;
+  public?: string;
+  /** Where `herald generate service` writes injectable services; default "services". */
+  services?: string;
+  /** Where generated tests go; default "test". */
+  tests?: string;
+  /** Plugin generators and other extensions read by the CLI. */
+  plugins?: readonly unknown[];
+}
+
+export interface ResolvedAppConfig {
+  root: string;
+  actions: string;
+  initializers: string;
+  middleware: string;
+  channels: string;
+  public: string;
+  services: string;
+  tests: string;
+  plugins: readonly unknown[];
+}
+
+export const APP_CONFIG_FILES = ["herald.config.ts", "herald.config.js"];
+
+export function defineConfig(config: AppConfig): AppConfig {
+  return config;
+}
+
+export function loadAppConfig(appDir: string): ResolvedAppConfig {
+  const root = resolve(appDir);
+  const file = APP_CONFIG_FILES.map((name) => join(root, name)).find((candidate) => existsSync(candidate));
+  let config: AppConfig = {};
+  if (file) {
+    try {
+      const loaded = require(file) as { default?: AppConfig } & AppConfig;
+      config = loaded.default ?? loaded;
+    } catch (cause) {
+      throw new TypedError({
+        message: `Could not load ${file}: ${(cause as Error).message}`,
+        type: ErrorType.CONFIG_ERROR,
+        cause,
+      });
+    }
+  }
+  return {
+    root,
+    actions: join(root, config.actions ?? "actions"),
+    initializers: join(root, config.initializers ?? "initializers"),
+    middleware: join(root, config.middleware ?? "middleware"),
+    channels: join(root, config.channels ?? "channels"),
+    public: join(root, config.public ?? "public"),
+    services: join(root, config.services ?? "services"),
+    tests: join(root, config.tests ?? "test"),
+    plugins: config.plugins ?? [],
+  };
+}
+
+/**
+ * Finds the application for a working directory: a folder holding a herald config file, or the
+ * folder named by `"herald": { "app": "…" }` in the nearest package.json.
+ */
+export function findAppDir(startDir: string = process.cwd()): string | undefined {
+  for (let dir = resolve(startDir); ; dir = dirname(dir)) {
+    if (APP_CONFIG_FILES.some((name) => existsSync(join(dir, name)))) return dir;
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      const pointer = (JSON.parse(readFileSync(manifest, "utf8")) as { herald?: { app?: string } }).herald?.app;
+      if (pointer) return resolve(dir, pointer);
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}

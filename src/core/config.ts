@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { LogFormat, LogLevel } from "./constants";
+import { ErrorType, TypedError } from "./errors";
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveMs = z.coerce.number().int().min(0);
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  NAME: z.string().min(1).default("herald"),
+  PORT: port.default(8080),
+  HOST: z.string().min(1).optional(),
+  DATABASE_URL: z.url().optional(),
+  REDIS_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(LogLevel).optional(),
+  LOG_FORMAT: z.enum(LogFormat).optional(),
+  ACTION_TIMEOUT: positiveMs.default(300_000),
+});
+
+const VARIABLES = Object.keys(environmentSchema.shape) as (keyof typeof environmentSchema.shape)[];
+
+/** The process configuration, read from the environment and validated once at boot. */
+export class HeraldConfig {
+  readonly env!: "development" | "test" | "production";
+  readonly name!: string;
+  readonly port!: number;
+  readonly host!: string;
+  readonly databaseUrl?: string;
+  readonly redisUrl?: string;
+  readonly logLevel!: LogLevel;
+  readonly logFormat!: LogFormat;
+  readonly actionTimeout!: number;
+  /** Every variable as read, after `NAME_<NODE_ENV>` overrides, for application settings. */
+  readonly raw!: Readonly<Record<string, string | undefined>>;
+
+  get production(): boolean {
+    return this.env === "production";
+  }
+
+  constructor(values: Omit<HeraldConfig, "production">) {
+    Object.assign(this, values);
+  }
+}
+
+/**
+ * Applies `NAME_<NODE_ENV>` overrides (for example `PORT_TEST=0`) on top of `NAME`, so one
+ * environment file can serve every stage.
+ */
+export function resolveEnvironment(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const stage = (env.NODE_ENV ?? "development").toUpperCase();
+  const resolved: Record<string, string | undefined> = { ...env };
+  for (const [key, value] of Object.entries(env)) {
+    const suffix = `_${stage}`;
+    if (key.endsWith(suffix) && key.length > suffix.length) resolved[key.slice(0, -suffix.length)] = value;
+  }
+  for (const key of Object.keys(resolved)) if (resolved[key] === "") delete resolved[key];
+  return resolved;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
+  const resolved = resolveEnvironment(env);
+  const picked = Object.fromEntries(VARIABLES.map((name) => [name, resolved[name]]));
+  const values = parseEnvironment(environmentSchema, picked, resolved);
+  const production = values.NODE_ENV === "production";
+  return new HeraldConfig({
+    env: values.NODE_ENV,
+    name: values.NAME,
+    port: values.PORT,
+    host: values.HOST ?? (production ? "0.0.0.0" : "127.0.0.1"),
+    ...(values.DATABASE_URL ? { databaseUrl: values.DATABASE_URL } : {}),
+    ...(values.REDIS_URL ? { redisUrl: values.REDIS_URL } : {}),
+    logLevel: values.LOG_LEVEL ?? (values.NODE_ENV === "test" ? LogLevel.warn : LogLevel.info),
+    logFormat: values.LOG_FORMAT ?? (production ? LogFormat.json : LogFormat.text),
+    actionTimeout: values.ACTION_TIMEOUT,
+    raw: Object.freeze(resolved),
+  });
+}
+
+/**
+ * Reads a part's own settings (a transport's, a driver's) from the environment, with the same
+ * `NAME_<NODE_ENV>` overrides and the same fail-fast CONFIG_ERROR naming the variable.
+ */
+export function readSettings<S extends z.ZodObject>(schema: S, config: Pick<HeraldConfig, "raw">): z.output<S> {
+  return parseEnvironment(schema, config.raw, config.raw);
+}
+
+function parseEnvironment<S extends z.ZodType>(
+  schema: S,
+  input: Record<string, string | undefined>,
+  environment: Readonly<Record<string, string | undefined>>,
+): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const variable = String(issue.path[0]);
+  throw new TypedError({
+    message: `Invalid environment variable ${variable}: ${issue.message}`,
+    type: ErrorType.CONFIG_ERROR,
+    key: variable,
+    value: environment[variable],
+  });
+}

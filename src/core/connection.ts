@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { CONNECTION_TYPE } from "./constants";
+
+/** Session state bound to a connection; the HTTP and WebSocket transports provide it. */
+export interface ConnectionSession {
+  readonly id: string | undefined;
+  get<T = unknown>(key: string): T | undefined;
+  /** A copy of every key and value. */
+  all(): Record<string, unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  destroy(): Promise<void>;
+  regenerate(): Promise<void>;
+}
+
+/** Where a transport sends an action's progress (MCP progress notifications, for one). */
+export type ProgressReporter = (update: { progress: number; total?: number; message?: string }) => Promise<void> | void;
+
+export interface ConnectionInit {
+  type: CONNECTION_TYPE;
+  id?: string;
+  remoteAddress?: string;
+  requestId?: string;
+  session?: ConnectionSession;
+  /** Request headers as the transport received them (HTTP request, WebSocket upgrade, MCP over HTTP), lower-cased. */
+  headers?: Readonly<Record<string, string | undefined>>;
+  progressReporter?: ProgressReporter;
+}
+
+/** The transport-independent view of where a call came from, given to `run` and to middleware. */
+export class Connection {
+  readonly id: string;
+  readonly type: CONNECTION_TYPE;
+  readonly remoteAddress?: string;
+  readonly requestId?: string;
+  readonly createdAt = Date.now();
+  session?: ConnectionSession;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** Set per call by transports that can carry progress; see reportProgress. */
+  progressReporter: ProgressReporter | undefined;
+  /** Per-connection state for middleware and actions, such as the authenticated user. */
+  readonly state: Record<string, unknown> = Object.create(null);
+  /**
+   * Headers for the HTTP response of this call, set by middleware or the action (rate-limit
+   * counters, for one). The HTTP transport writes them, except on a `Response` the action
+   * returned; the other transports have no headers and ignore them.
+   */
+  readonly responseHeaders: Record<string, string> = Object.create(null);
+
+  constructor(init: ConnectionInit) {
+    this.id = init.id ?? randomUUID();
+    this.type = init.type;
+    if (init.remoteAddress !== undefined) this.remoteAddress = init.remoteAddress;
+    if (init.requestId !== undefined) this.requestId = init.requestId;
+    if (init.session !== undefined) this.session = init.session;
+    this.headers = init.headers ?? {};
+    this.progressReporter = init.progressReporter;
+  }
+
+  /** Reports progress of a long action to a caller that asked for it; a no-op elsewhere. */
+  async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    await this.progressReporter?.({ progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
+  }
+
+  /** The bearer token of an `Authorization: Bearer …` header, if any. */
+  get bearerToken(): string | undefined {
+    const match = /^Bearer\s+(.+)$/i.exec(this.headers.authorization ?? "");
+    return match?.[1]?.trim();
+  }
+}
+
+/** Node's request headers as a connection carries them: one string per (lower-case) name. */
+export function flattenHeaders(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  return flat;
+}

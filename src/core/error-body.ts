@@ -1,0 +1,45 @@
+import { ErrorIssue, ErrorType, TypedError, isTypedError } from "./errors";
+
+export interface ErrorBody {
+  error: {
+    message: string;
+    type: ErrorType;
+    key?: string;
+    value?: unknown;
+    issues?: ErrorIssue[];
+    timestamp: string;
+    stack?: string;
+  };
+}
+
+const GENERIC_FAILURE = "The action failed. See the server log for details.";
+
+/**
+ * Turns anything an action can throw into a TypedError. A foreign error keeps its own
+ * message outside production; in production its details stay in the log only.
+ */
+export function toTypedError(thrown: unknown, production: boolean): TypedError {
+  if (isTypedError(thrown)) return thrown;
+  const detail = thrown instanceof Error ? thrown.message : String(thrown);
+  const wrapped = new TypedError({
+    message: production ? GENERIC_FAILURE : detail || GENERIC_FAILURE,
+    type: ErrorType.CONNECTION_ACTION_RUN,
+    cause: thrown,
+  });
+  if (thrown instanceof Error && thrown.stack) wrapped.stack = thrown.stack;
+  return wrapped;
+}
+
+/** The one error body shape of every transport. */
+export function errorBody(error: TypedError, production: boolean): ErrorBody {
+  const body: ErrorBody["error"] = {
+    message: error.message,
+    type: error.type,
+    timestamp: new Date(error.timestamp).toISOString(),
+  };
+  if (error.key !== undefined) body.key = error.key;
+  if (error.value !== undefined) body.value = error.value;
+  if (error.issues !== undefined) body.issues = error.issues;
+  if (!production && error.stack) body.stack = error.stack;
+  return { error: body };
+}

@@ -1,0 +1,94 @@
+export enum ErrorType {
+  SERVER_INITIALIZATION = "SERVER_INITIALIZATION",
+  SERVER_START = "SERVER_START",
+  SERVER_STOP = "SERVER_STOP",
+  CONFIG_ERROR = "CONFIG_ERROR",
+  CONNECTION_SERVER_ERROR = "CONNECTION_SERVER_ERROR",
+  CONNECTION_ACTION_RUN = "CONNECTION_ACTION_RUN",
+  CONNECTION_TASK_DEFINITION = "CONNECTION_TASK_DEFINITION",
+  CONNECTION_SESSION_NOT_FOUND = "CONNECTION_SESSION_NOT_FOUND",
+  CONNECTION_NOT_AUTHENTICATED = "CONNECTION_NOT_AUTHENTICATED",
+  CONNECTION_FORBIDDEN = "CONNECTION_FORBIDDEN",
+  CONNECTION_CHANNEL_AUTHORIZATION = "CONNECTION_CHANNEL_AUTHORIZATION",
+  CONNECTION_ACTION_NOT_FOUND = "CONNECTION_ACTION_NOT_FOUND",
+  CONNECTION_NOT_FOUND = "CONNECTION_NOT_FOUND",
+  CONNECTION_METHOD_NOT_ALLOWED = "CONNECTION_METHOD_NOT_ALLOWED",
+  CONNECTION_ACTION_TIMEOUT = "CONNECTION_ACTION_TIMEOUT",
+  CONNECTION_CONFLICT = "CONNECTION_CONFLICT",
+  CONNECTION_PAYLOAD_TOO_LARGE = "CONNECTION_PAYLOAD_TOO_LARGE",
+  CONNECTION_ACTION_PARAM_FORMATTING = "CONNECTION_ACTION_PARAM_FORMATTING",
+  CONNECTION_CHANNEL_VALIDATION = "CONNECTION_CHANNEL_VALIDATION",
+  CONNECTION_ACTION_PARAM_REQUIRED = "CONNECTION_ACTION_PARAM_REQUIRED",
+  CONNECTION_ACTION_PARAM_VALIDATION = "CONNECTION_ACTION_PARAM_VALIDATION",
+  CONNECTION_RATE_LIMITED = "CONNECTION_RATE_LIMITED",
+  CONNECTION_SERVICE_UNAVAILABLE = "CONNECTION_SERVICE_UNAVAILABLE",
+}
+
+export const ErrorStatusCodes: Readonly<Record<ErrorType, number>> = Object.freeze({
+  [ErrorType.SERVER_INITIALIZATION]: 500,
+  [ErrorType.SERVER_START]: 500,
+  [ErrorType.SERVER_STOP]: 500,
+  [ErrorType.CONFIG_ERROR]: 500,
+  [ErrorType.CONNECTION_SERVER_ERROR]: 500,
+  [ErrorType.CONNECTION_ACTION_RUN]: 500,
+  [ErrorType.CONNECTION_TASK_DEFINITION]: 500,
+  [ErrorType.CONNECTION_SESSION_NOT_FOUND]: 401,
+  [ErrorType.CONNECTION_NOT_AUTHENTICATED]: 401,
+  [ErrorType.CONNECTION_FORBIDDEN]: 403,
+  [ErrorType.CONNECTION_CHANNEL_AUTHORIZATION]: 403,
+  [ErrorType.CONNECTION_ACTION_NOT_FOUND]: 404,
+  [ErrorType.CONNECTION_NOT_FOUND]: 404,
+  [ErrorType.CONNECTION_METHOD_NOT_ALLOWED]: 405,
+  [ErrorType.CONNECTION_ACTION_TIMEOUT]: 408,
+  [ErrorType.CONNECTION_CONFLICT]: 409,
+  [ErrorType.CONNECTION_PAYLOAD_TOO_LARGE]: 413,
+  [ErrorType.CONNECTION_ACTION_PARAM_FORMATTING]: 400,
+  [ErrorType.CONNECTION_CHANNEL_VALIDATION]: 400,
+  [ErrorType.CONNECTION_ACTION_PARAM_REQUIRED]: 422,
+  [ErrorType.CONNECTION_ACTION_PARAM_VALIDATION]: 422,
+  [ErrorType.CONNECTION_RATE_LIMITED]: 429,
+  [ErrorType.CONNECTION_SERVICE_UNAVAILABLE]: 503,
+});
+
+/** One zod issue as it appears in an error body. */
+export interface ErrorIssue {
+  path: (string | number)[];
+  message: string;
+  code: string;
+}
+
+export interface TypedErrorOptions {
+  message: string;
+  type: ErrorType;
+  key?: string;
+  value?: unknown;
+  issues?: ErrorIssue[];
+  cause?: unknown;
+}
+
+export class TypedError extends Error {
+  readonly type: ErrorType;
+  declare readonly key?: string;
+  declare readonly value?: unknown;
+  declare readonly issues?: ErrorIssue[];
+  readonly timestamp: number;
+
+  constructor(options: TypedErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "TypedError";
+    this.type = options.type;
+    // Optional members are only set when given, so `"value" in error` tells whether one was echoed.
+    if (options.key !== undefined) (this as { key?: string }).key = options.key;
+    if (options.value !== undefined) (this as { value?: unknown }).value = options.value;
+    if (options.issues !== undefined) (this as { issues?: ErrorIssue[] }).issues = options.issues;
+    this.timestamp = Date.now();
+  }
+
+  get status(): number {
+    return ErrorStatusCodes[this.type] ?? 500;
+  }
+}
+
+export function isTypedError(error: unknown): error is TypedError {
+  return error instanceof TypedError;
+}

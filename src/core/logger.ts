@@ -1,0 +1,49 @@
+import pino from "pino";
+import type { InjectionToken } from "tsyringe";
+import pretty from "pino-pretty";
+import { LogFormat, LogLevel } from "./constants";
+
+type LogFn = pino.LogFn;
+
+/**
+ * The injection token for the process logger (a pino logger). Inject it by type:
+ * `constructor(private logger: Logger) {}`.
+ */
+export abstract class Logger {
+  abstract level: string;
+  abstract trace: LogFn;
+  abstract debug: LogFn;
+  abstract info: LogFn;
+  abstract warn: LogFn;
+  abstract error: LogFn;
+  abstract fatal: LogFn;
+  abstract child(bindings: Record<string, unknown>): Logger;
+}
+
+export interface LoggerOptions {
+  level: LogLevel | "silent";
+  format: LogFormat;
+  name?: string;
+  /** Where lines go: a file descriptor (1 stdout, 2 stderr) or a writable stream. */
+  destination?: number | NodeJS.WritableStream;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const destination = options.destination ?? 1;
+  const stream =
+    options.format === LogFormat.text
+      ? pretty({
+          sync: true,
+          colorize: typeof destination === "number" && Boolean(process.stdout.isTTY),
+          destination: destination as number,
+          ignore: "pid,hostname",
+          translateTime: "SYS:HH:MM:ss.l",
+        })
+      : typeof destination === "number"
+        ? pino.destination({ dest: destination, sync: true })
+        : destination;
+  return pino({ level: options.level, ...(options.name ? { name: options.name } : {}) }, stream) as unknown as Logger;
+}
+
+/** `Logger` as a container token (tsyringe's types refuse abstract classes as tokens). */
+export const LOGGER_TOKEN = Logger as unknown as InjectionToken<Logger>;

@@ -1,0 +1,239 @@
+import "reflect-metadata";
+import type { DependencyContainer } from "tsyringe";
+import { loadAppConfig, findAppDir, ResolvedAppConfig } from "./app-config";
+import { HeraldConfig, loadConfig } from "./config";
+import { LogLevel, RUN_MODE } from "./constants";
+import { applyOverrides, ProviderOverride, rootContainer } from "./container";
+import { Connection } from "./connection";
+import { ActionResult, Dispatcher, DispatchOptions } from "./dispatcher";
+import { ErrorType, TypedError } from "./errors";
+import { appliesTo, Initializer, isInitializerLike, orderInitializers } from "./initializer";
+import { globLoader, sourceOf } from "./loader";
+import { createLogger, Logger, LOGGER_TOKEN } from "./logger";
+import type { ActionMiddleware, GlobalMiddleware } from "./middleware";
+import { ActionRegistry } from "./registry";
+import { DEFAULT_PRIORITY } from "./initializer";
+import { HealthRegistry } from "./health";
+import type { HttpMount } from "./http-mount";
+import type { Server as NodeHttpServer } from "node:http";
+import type { ActionDefinition } from "./action";
+
+export type InitializerClass = new (...args: any[]) => Initializer;
+
+export interface ServerOptions {
+  /** The application root (where herald.config.ts lives); found from the working directory when absent. */
+  appDir?: string;
+  runMode?: RUN_MODE | `${RUN_MODE}`;
+  env?: NodeJS.ProcessEnv;
+  /** The container this server resolves everything through; a child of the root one by default. */
+  container?: DependencyContainer;
+  /** Providers that replace services before boot (a mailer, a clock, a payment client …). */
+  overrides?: readonly ProviderOverride[];
+  /** Framework actions (such as `status`) registered before the app's own. */
+  builtinActions?: readonly (new (...args: any[]) => ActionDefinition)[];
+  /** Framework initializers (transports, drivers) that run alongside the app's own. */
+  builtins?: readonly InitializerClass[];
+  /** Where log lines go: a file descriptor or a stream. */
+  logDestination?: number | NodeJS.WritableStream;
+  /** Overrides LOG_LEVEL, e.g. "silent" for `herald … -q`. */
+  logLevel?: LogLevel | "silent";
+}
+
+type ServerState = "new" | "booting" | "booted" | "started" | "stopping" | "stopped";
+
+/** One Herald process: its config, container, registry, dispatcher and initializers. */
+export class HeraldServer {
+  readonly runMode: RUN_MODE;
+  readonly container: DependencyContainer;
+  config!: HeraldConfig;
+  logger!: Logger;
+  app!: ResolvedAppConfig;
+  registry!: ActionRegistry;
+  dispatcher!: Dispatcher;
+  initializers: Initializer[] = [];
+  channels: unknown[] = [];
+  /** The base URL the web transport really bound to, once it has started. */
+  url: string | undefined;
+  /** The Node HTTP server of the web transport, for what shares its port (WebSocket upgrades). */
+  httpServer: NodeHttpServer | undefined;
+  /** Handlers other parts ask the web transport to serve; see HttpMount. */
+  readonly httpMounts: HttpMount[] = [];
+  readonly health = new HealthRegistry();
+  private state: ServerState = "new";
+  private loaded = false;
+  /** Initializers that initialized, so the ones to stop, in boot order. */
+  private readonly active: Initializer[] = [];
+
+  constructor(private readonly options: ServerOptions = {}) {
+    this.runMode = (options.runMode ?? RUN_MODE.server) as RUN_MODE;
+    this.container = options.container ?? rootContainer.createChildContainer();
+  }
+
+  get status(): ServerState {
+    return this.state;
+  }
+
+  /**
+   * Reads config, builds the container and loads the app's classes, without initializing
+   * anything: enough to list actions or print help without opening a pool or a port.
+   */
+  async load(): Promise<this> {
+    if (this.loaded) return this;
+    this.loaded = true;
+    this.config = loadConfig(this.options.env ?? process.env);
+    const defaultDestination = this.runMode === RUN_MODE.server || this.runMode === RUN_MODE.workers ? 1 : 2;
+    this.logger = createLogger({
+      level: this.options.logLevel ?? this.config.logLevel,
+      format: this.config.logFormat,
+      name: this.config.name,
+      destination: this.options.logDestination ?? defaultDestination,
+    });
+    const appDir = this.options.appDir ?? findAppDir();
+    if (!appDir) {
+      throw new TypedError({
+        message: "No Herald application found: add herald.config.ts, or point package.json \"herald.app\" at the app folder",
+        type: ErrorType.CONFIG_ERROR,
+      });
+    }
+    this.app = loadAppConfig(appDir);
+
+    this.container.register(HeraldServer, { useValue: this });
+    this.container.register(HeraldConfig, { useValue: this.config });
+    this.container.register(LOGGER_TOKEN, { useValue: this.logger });
+    this.registry = new ActionRegistry(this.container);
+    this.container.register(ActionRegistry, { useValue: this.registry });
+    this.container.register(HealthRegistry, { useValue: this.health });
+    applyOverrides(this.container, this.options.overrides ?? []);
+
+    const middleware = await globLoader<ActionMiddleware>(this.app.middleware, this.container);
+    this.dispatcher = new Dispatcher(this.registry, {
+      logger: this.logger,
+      actionTimeout: this.config.actionTimeout,
+      production: this.config.production,
+      globalMiddleware: globalMiddlewareOf(middleware),
+      outageBehind: (error) => this.health.outageBehind(error),
+    });
+    this.container.register(Dispatcher, { useValue: this.dispatcher });
+
+    const builtins = (this.options.builtins ?? []).map((initializerClass) => this.container.resolve(initializerClass));
+    const appInitializers = await globLoader<Initializer>(this.app.initializers, this.container);
+    for (const candidate of appInitializers) {
+      if (!isInitializerLike(candidate)) {
+        throw new TypedError({
+          message: `${sourceOf(candidate)} exports a class that is not an initializer: it needs a "name" and initialize/start/stop`,
+          type: ErrorType.SERVER_INITIALIZATION,
+        });
+      }
+    }
+    this.initializers = orderInitializers(
+      [...builtins, ...appInitializers].filter((initializer) => appliesTo(initializer, this.runMode)),
+    );
+
+    for (const actionClass of this.options.builtinActions ?? []) {
+      this.registry.add(this.container.resolve(actionClass), "herald (built-in)", { builtin: true });
+    }
+    for (const action of await globLoader<object>(this.app.actions, this.container)) {
+      this.registry.add(action as never);
+    }
+    this.channels = await globLoader(this.app.channels, this.container);
+
+    return this;
+  }
+
+  async boot(): Promise<this> {
+    if (this.state !== "new") return this;
+    this.state = "booting";
+    try {
+      await this.load();
+    } catch (error) {
+      this.state = "stopped";
+      throw error;
+    }
+    try {
+      for (const initializer of this.initializers) {
+        await this.step(initializer, "initialize", ErrorType.SERVER_INITIALIZATION);
+        this.active.push(initializer);
+      }
+    } catch (error) {
+      await this.unwind();
+      throw error;
+    }
+    this.state = "booted";
+    return this;
+  }
+
+  async start(): Promise<this> {
+    if (this.state === "new") await this.boot();
+    if (this.state !== "booted") return this;
+    try {
+      for (const initializer of this.initializers) {
+        await this.step(initializer, "start", ErrorType.SERVER_START);
+      }
+    } catch (error) {
+      await this.unwind();
+      throw error;
+    }
+    this.state = "started";
+    this.logger.info({ runMode: this.runMode, actions: this.registry.list().length, url: this.url }, "server started");
+    return this;
+  }
+
+  /** Stops every initializer in reverse order; one that fails is logged and the rest still stop. */
+  async stop(): Promise<void> {
+    if (this.state === "new" || this.state === "stopping" || this.state === "stopped") return;
+    this.state = "stopping";
+    const failures = await this.stopActive();
+    this.state = "stopped";
+    this.logger.info({ runMode: this.runMode }, "server stopped");
+    if (failures.length) {
+      throw new TypedError({
+        message: `${failures.length} initializer(s) failed to stop`,
+        type: ErrorType.SERVER_STOP,
+        cause: failures[0],
+      });
+    }
+  }
+
+  /** Runs an action through the one pipeline, as any transport does. */
+  runAction(actionName: string, params: unknown, connection: Connection, options?: DispatchOptions): Promise<ActionResult> {
+    return this.dispatcher.run(actionName, params, connection, options);
+  }
+
+  private async stopActive(): Promise<unknown[]> {
+    const failures: unknown[] = [];
+    for (const initializer of this.active.splice(0).reverse()) {
+      try {
+        await initializer.stop?.();
+      } catch (error) {
+        failures.push(error);
+        this.logger.error({ initializer: initializer.name, err: error }, "initializer failed to stop");
+      }
+    }
+    return failures;
+  }
+
+  /** After a failed boot or start, releases what the initializers that did succeed hold. */
+  private async unwind(): Promise<void> {
+    await this.stopActive();
+    this.state = "stopped";
+  }
+
+  private async step(initializer: Initializer, phase: "initialize" | "start", type: ErrorType): Promise<void> {
+    try {
+      await initializer[phase]?.();
+    } catch (cause) {
+      if (cause instanceof TypedError && (cause.type === ErrorType.CONFIG_ERROR || cause.type === type)) throw cause;
+      throw new TypedError({
+        message: `Initializer "${initializer.name}" failed to ${phase}: ${(cause as Error)?.message ?? cause}`,
+        type,
+        cause,
+      });
+    }
+  }
+}
+
+function globalMiddlewareOf(loaded: readonly ActionMiddleware[]): ActionMiddleware[] {
+  return loaded
+    .filter((candidate): candidate is GlobalMiddleware => (candidate as GlobalMiddleware).global === true)
+    .sort((a, b) => (a.priority ?? DEFAULT_PRIORITY) - (b.priority ?? DEFAULT_PRIORITY));
+}

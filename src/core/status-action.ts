@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { injectable } from "tsyringe";
+import type { ActionDefinition, WebConfig } from "./action";
+import { HTTP_METHOD } from "./constants";
+import { ErrorType, TypedError } from "./errors";
+import type { HealthReport } from "./health";
+import { HeraldServer } from "./server";
+
+export interface StatusResponse extends HealthReport {
+  name: string;
+  version: string;
+  /** Seconds since this server booted. */
+  uptime: number;
+}
+
+/** The version in the nearest package.json at or above the app folder, else Herald's own. */
+function versionOf(appRoot: string): string {
+  for (let dir = resolve(appRoot); ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version?: string };
+      if (version) return version;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  return (JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * The built-in `status` action (`GET /api/status` over HTTP): name, version, uptime and the
+ * health of every registered backing service. When one is down it fails with
+ * CONNECTION_SERVICE_UNAVAILABLE (503), whose `value` is this same report.
+ */
+@injectable()
+export class StatusAction implements ActionDefinition<undefined> {
+  readonly name = "status";
+  readonly description = "The server's name, version, uptime and the health of its backing services";
+  readonly web: WebConfig = { route: "/status", method: HTTP_METHOD.GET };
+  private readonly bootedAt = performance.now();
+  private version: string | undefined;
+
+  constructor(private readonly server: HeraldServer) {}
+
+  async run(): Promise<StatusResponse> {
+    this.version ??= versionOf(this.server.app.root);
+    const report = await this.server.health.report();
+    const status: StatusResponse = {
+      name: this.server.config.name,
+      version: this.version,
+      uptime: Math.round(performance.now() - this.bootedAt) / 1000,
+      ...report,
+    };
+    if (!report.healthy) {
+      const down = Object.keys(report.services).filter((service) => !report.services[service]!.healthy);
+      throw new TypedError({
+        message: `Unavailable: ${down.join(", ")} ${down.length === 1 ? "is" : "are"} down`,
+        type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
+        key: "services",
+        value: status,
+      });
+    }
+    return status;
+  }
+}

@@ -1,0 +1,15 @@
+import type { InjectionToken } from "tsyringe";
+
+/**
+ * What operators do to queues (the `herald tasks` commands), as a core token so that the CLI
+ * reaches the task transport without importing it. The task transport registers its service here.
+ */
+export abstract class TaskOperations {
+  abstract enqueue(actionName: string, params?: Record<string, unknown>, options?: { delayMs?: number; jobId?: string }): Promise<string>;
+  abstract stats(queue?: string): Promise<Record<string, unknown>>;
+  abstract failed(queue: string, options?: { limit?: number }): Promise<unknown[]>;
+  abstract retry(queue: string, jobId: string): Promise<boolean>;
+  abstract queues(): string[] | Promise<string[]>;
+}
+
+export const TASK_OPERATIONS = TaskOperations as unknown as InjectionToken<TaskOperations>;

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { isSecretPath } from "./secret";
+import { ErrorIssue, ErrorType, TypedError } from "./errors";
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const segment of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = Object.prototype.hasOwnProperty.call(current, segment)
+      ? (current as Record<PropertyKey, unknown>)[segment]
+      : undefined;
+  }
+  return current;
+}
+
+/** One TypedError for a failed parse, listing every issue and never echoing a secret. */
+export function validationError(schema: z.ZodType, error: z.ZodError, input: unknown): TypedError {
+  const issues: ErrorIssue[] = error.issues.map((issue) => ({
+    path: issue.path.map((segment) => (typeof segment === "number" ? segment : String(segment))),
+    message: issue.message,
+    code: issue.code,
+  }));
+  const first = error.issues[0]!;
+  const key = first.path.map(String).join(".");
+  const value = valueAt(input, first.path);
+  const missing = first.code === "invalid_type" && value === undefined;
+  const where = key ? `"${key}"` : "params";
+  return new TypedError({
+    message: missing ? `Missing required param ${where}` : `Invalid value for ${where}: ${first.message}`,
+    type: missing ? ErrorType.CONNECTION_ACTION_PARAM_REQUIRED : ErrorType.CONNECTION_ACTION_PARAM_VALIDATION,
+    ...(key ? { key } : {}),
+    ...(value !== undefined && !isSecretPath(schema, first.path) ? { value } : {}),
+    issues,
+  });
+}
+
+export async function validateParams(schema: z.ZodType | undefined, input: unknown): Promise<Record<string, unknown>> {
+  const raw = input ?? {};
+  if (!schema) return raw as Record<string, unknown>;
+  const parsed = await schema.safeParseAsync(raw);
+  if (!parsed.success) throw validationError(schema, parsed.error, raw);
+  return parsed.data as Record<string, unknown>;
+}

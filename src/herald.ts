@@ -1,0 +1,64 @@
+import type { ActionDefinition } from "./core/action";
+import { HeraldServer, InitializerClass, ServerOptions } from "./core/server";
+import { StatusAction } from "./core/status-action";
+import { HttpInitializer } from "./transports/http/http-initializer";
+import { SessionsInitializer } from "./sessions/sessions-initializer";
+import { TasksInitializer } from "./transports/tasks/tasks-initializer";
+import { TaskWorkersInitializer } from "./transports/tasks/task-workers-initializer";
+import { OpenApiInitializer } from "./openapi/openapi-initializer";
+import { McpInitializer } from "./transports/mcp/mcp-initializer";
+import { serveMcpOverStdio } from "./transports/mcp/stdio";
+import { RUN_MODE } from "./core/constants";
+import { ChannelsInitializer } from "./channels/channels-initializer";
+import { WebSocketInitializer } from "./transports/websocket/websocket-initializer";
+import { RateLimitInitializer } from "./middleware/rate-limit-initializer";
+
+/**
+ * The framework initializers every app gets, one per transport. Transports register here and
+ * nowhere else, so `core/` never imports a transport.
+ */
+export const BUILTIN_INITIALIZERS: InitializerClass[] = [
+  // First: its constructor registers SessionManager, which the transports' constructors may inject.
+  SessionsInitializer,
+  // Early too: its constructor registers ChannelPublisher and the channel services.
+  ChannelsInitializer,
+  // Early too: its constructor registers the RateLimitStore that rateLimit() middleware inject.
+  RateLimitInitializer,
+  TasksInitializer,
+  TaskWorkersInitializer,
+  HttpInitializer,
+  OpenApiInitializer,
+  McpInitializer,
+  WebSocketInitializer,
+];
+
+/** Actions every app serves, such as `status`. */
+export const BUILTIN_ACTIONS: (new (...args: any[]) => ActionDefinition)[] = [StatusAction];
+
+/** A server with every framework transport, for the given app. */
+export function createHerald(options: Omit<ServerOptions, "builtins" | "builtinActions"> = {}): HeraldServer {
+  return new HeraldServer({ ...options, builtins: BUILTIN_INITIALIZERS, builtinActions: BUILTIN_ACTIONS });
+}
+
+export async function startHerald(options: Omit<ServerOptions, "builtins" | "builtinActions"> = {}): Promise<HeraldServer> {
+  const server = createHerald(options);
+  try {
+    return await server.start();
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * `herald mcp`: boots the app in the `mcp` run mode (logs on stderr, no web server) and speaks
+ * MCP over stdio until the client disconnects.
+ */
+export async function serveMcpStdio(options: Omit<ServerOptions, "builtins" | "builtinActions" | "runMode"> = {}): Promise<void> {
+  const server = await startHerald({ ...options, runMode: RUN_MODE.mcp });
+  try {
+    await serveMcpOverStdio(server);
+  } finally {
+    await server.stop();
+  }
+}

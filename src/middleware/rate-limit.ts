@@ -1,0 +1,133 @@
+import { injectable } from "tsyringe";
+import type { Connection } from "../core/connection";
+import { CONNECTION_TYPE } from "../core/constants";
+import { ErrorType, TypedError } from "../core/errors";
+import type { ActionMiddleware } from "../core/middleware";
+import { HeraldServer } from "../core/server";
+import { RATE_LIMIT_STORE_TOKEN, RateLimitStore } from "./rate-limit-store";
+
+/** Who a call counts against. */
+export type RateLimitKey = "ip" | "user" | ((connection: Connection, params: Record<string, unknown>) => string | undefined);
+
+export interface RateLimitOptions {
+  /** Calls allowed in one window. */
+  limit: number;
+  /** The window, in milliseconds: a budget starts at its first call and is whole again when the window ends. */
+  windowMs: number;
+  /**
+   * `"ip"` (the default): the caller's address. `"user"`: the signed-in user (see `userId`), an
+   * anonymous caller by address. A function: the key it returns; `undefined` leaves the call unlimited.
+   */
+  by?: RateLimitKey;
+  /** For `by: "user"`: the signed-in user's id; by default the `userId` of the connection's session. */
+  userId?: (connection: Connection) => string | number | undefined;
+  /**
+   * The budget's name. Calls of every action that lists this middleware share one budget per key;
+   * two rateLimit() with the same name (and key kind) share it too. Default: from the options.
+   */
+  name?: string;
+}
+
+/** What a refused call's error carries as `value`. */
+export interface RateLimitExceeded {
+  limit: number;
+  windowMs: number;
+  /** Whole seconds until the budget is whole again, as the Retry-After header says. */
+  retryAfter: number;
+}
+
+/** Calls from the command line and from queued jobs are the operator's and the app's own: never limited. */
+const TRUSTED = new Set<CONNECTION_TYPE>([CONNECTION_TYPE.cli, CONNECTION_TYPE.task]);
+
+function checkOptions(options: RateLimitOptions): void {
+  for (const field of ["limit", "windowMs"] as const) {
+    if (!Number.isInteger(options[field]) || options[field] < 1) {
+      throw new TypedError({ message: `rateLimit: ${field} must be a whole number of at least 1`, type: ErrorType.CONFIG_ERROR, key: field });
+    }
+  }
+}
+
+function sessionUserId(connection: Connection): string | number | undefined {
+  try {
+    return connection.session?.get<string | number>("userId");
+  } catch {
+    // The session store is unreachable: the caller is treated as anonymous.
+    return undefined;
+  }
+}
+
+function keyOf(options: RateLimitOptions, connection: Connection, params: Record<string, unknown>): string | undefined {
+  const by = options.by ?? "ip";
+  if (typeof by === "function") {
+    const key = by(connection, params);
+    return key === undefined ? undefined : `key:${key}`;
+  }
+  const address = `ip:${connection.remoteAddress ?? "unknown"}`;
+  if (by === "ip") return address;
+  const user = (options.userId ?? sessionUserId)(connection);
+  return user === undefined || user === null || user === "" ? address : `user:${user}`;
+}
+
+/**
+ * A middleware that allows `limit` calls per `windowMs` to each caller, by address or by user,
+ * counted in Redis across processes when REDIS_URL is set. Every limited call gets X-RateLimit-Limit,
+ * -Remaining and -Reset headers over HTTP; a call over the budget fails with CONNECTION_RATE_LIMITED
+ * (429) and a Retry-After header. List it on an action, or extend it into a global middleware:
+ *
+ * ```ts
+ * @Action({ name: "session:create", middleware: [rateLimit({ limit: 5, windowMs: 60_000 })] })
+ *
+ * @injectable()
+ * export class ApiRateLimit extends rateLimit({ limit: 600, windowMs: 60_000, by: "user" }) {
+ *   readonly global = true;
+ * }
+ * ```
+ */
+export function rateLimit(options: RateLimitOptions): new (server: HeraldServer) => ActionMiddleware {
+  checkOptions(options);
+  const by = typeof options.by === "function" ? "custom" : (options.by ?? "ip");
+  const budget = options.name ?? `${options.limit}-per-${options.windowMs}ms`;
+
+  @injectable()
+  class RateLimit implements ActionMiddleware {
+    readonly name = `rateLimit(${budget})`;
+    private resolvedStore: RateLimitStore | undefined;
+
+    constructor(private readonly server: HeraldServer) {
+      if (!server) {
+        throw new TypedError({
+          message: "A class extending rateLimit() needs @injectable(), so that it gets the server",
+          type: ErrorType.SERVER_INITIALIZATION,
+        });
+      }
+    }
+
+    /** Looked up at the first call: global middleware are built before the store is registered. */
+    private get store(): RateLimitStore {
+      return (this.resolvedStore ??= this.server.container.resolve(RATE_LIMIT_STORE_TOKEN));
+    }
+
+    async runBefore(params: Record<string, unknown>, connection: Connection): Promise<void> {
+      if (TRUSTED.has(connection.type)) return;
+      const key = keyOf(options, connection, params);
+      if (key === undefined) return;
+      const { count, resetAt } = await this.store.hit(`${by}:${budget}:${key}`, options.windowMs);
+      const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      Object.assign(connection.responseHeaders, {
+        "X-RateLimit-Limit": String(options.limit),
+        "X-RateLimit-Remaining": String(Math.max(0, options.limit - count)),
+        "X-RateLimit-Reset": String(Math.ceil(resetAt / 1000)),
+      });
+      if (count <= options.limit) return;
+      connection.responseHeaders["Retry-After"] = String(retryAfter);
+      const exceeded: RateLimitExceeded = { limit: options.limit, windowMs: options.windowMs, retryAfter };
+      throw new TypedError({
+        message: `Too many calls: at most ${options.limit} every ${options.windowMs / 1000} s. Retry in ${retryAfter} s`,
+        type: ErrorType.CONNECTION_RATE_LIMITED,
+        key: "rateLimit",
+        value: exceeded,
+      });
+    }
+  }
+  return RateLimit;
+}

@@ -1,0 +1,77 @@
+import Redis from "ioredis";
+import type { Logger } from "../core/logger";
+import { MemoryRateLimitStore } from "./memory-rate-limit-store";
+import { RateLimitHit, RateLimitStore } from "./rate-limit-store";
+
+export interface RedisRateLimitStoreOptions {
+  url: string;
+  /** Put before every key; default `herald:ratelimit:`. */
+  prefix?: string;
+  /** How long a count may wait for Redis before this process counts on its own; default 500 ms. */
+  commandTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** Counts one call and opens the window on the first one; answers `[count, ms left in the window]`. */
+const HIT = `
+local count = redis.call("INCR", KEYS[1])
+local ttl = redis.call("PTTL", KEYS[1])
+if ttl < 0 then
+  redis.call("PEXPIRE", KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }`;
+
+type HitCommand = Redis & { heraldRateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+
+/**
+ * Rate-limit counters in Redis, so every process on the same Redis and prefix shares each budget.
+ * While Redis cannot be reached, each process counts on its own (in memory) rather than refusing
+ * or letting everything through, and says so once in the log.
+ */
+export class RedisRateLimitStore extends RateLimitStore {
+  readonly driver = "redis";
+  readonly prefix: string;
+  readonly client: HitCommand;
+  private readonly fallback = new MemoryRateLimitStore();
+  private readonly logger: Logger | undefined;
+  private connecting: Promise<void> | undefined;
+  private degraded = false;
+
+  constructor(options: RedisRateLimitStoreOptions) {
+    super();
+    this.prefix = options.prefix ?? "herald:ratelimit:";
+    this.logger = options.logger;
+    this.client = new Redis(options.url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs ?? 500,
+      connectTimeout: 2000,
+      disconnectTimeout: 100,
+    }) as HitCommand;
+    this.client.defineCommand("heraldRateLimitHit", { numberOfKeys: 1, lua: HIT });
+    // Without an "error" listener ioredis prints every failed reconnection attempt itself.
+    this.client.on("error", () => undefined);
+  }
+
+  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
+    await (this.connecting ??= this.client.connect().catch(() => undefined));
+    try {
+      const [count, ttl] = await this.client.heraldRateLimitHit(this.prefix + key, windowMs);
+      if (this.degraded) this.logger?.info("rate limits: Redis is back; counting across processes again");
+      this.degraded = false;
+      return { count, resetAt: Date.now() + ttl };
+    } catch (error) {
+      if (!this.degraded) this.logger?.warn({ err: (error as Error).message }, "rate limits: Redis is unreachable; each process counts on its own");
+      this.degraded = true;
+      return this.fallback.hit(key, windowMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.fallback.close();
+    if (this.client.status === "end") return;
+    if (this.client.status === "ready") await this.client.quit().catch(() => this.client.disconnect());
+    else this.client.disconnect();
+  }
+}

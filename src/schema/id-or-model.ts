@@ -1,0 +1,47 @@
+import type { DataSource, EntityTarget, ObjectLiteral } from "typeorm";
+import { z } from "zod";
+import { ErrorType, TypedError } from "../core/errors";
+import { dataSourceFor } from "./data-sources";
+
+export interface IdOrModelOptions {
+  /** Where to look the id up; by default the DataSource registered with `registerDataSource`. */
+  dataSource?: DataSource | (() => DataSource);
+}
+
+/** A positive integer id, as a number or as the digits of a query string or a CLI flag. */
+const zId = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, "Expected a positive integer id")
+    .transform(Number)
+    .pipe(z.number().max(Number.MAX_SAFE_INTEGER)),
+]);
+
+/**
+ * Accepts a numeric id or a full model. A model passes through; an id is loaded in an async
+ * transform, and a missing row throws TypedError CONNECTION_NOT_FOUND naming `entityName`.
+ * The entity needs an `id` column.
+ */
+export function zIdOrModel<Model extends z.ZodType>(
+  entity: EntityTarget<ObjectLiteral>,
+  modelSchema: Model,
+  isModel: (value: unknown) => boolean,
+  entityName: string,
+  options: IdOrModelOptions = {},
+) {
+  return z.union([zId, modelSchema]).transform(async (value): Promise<z.output<Model>> => {
+    if (isModel(value)) return value as z.output<Model>;
+    const dataSource =
+      typeof options.dataSource === "function" ? options.dataSource() : (options.dataSource ?? dataSourceFor(entity));
+    const found = await dataSource.getRepository(entity).findOneBy({ id: value });
+    if (!found) {
+      throw new TypedError({
+        message: `${entityName} ${value} not found`,
+        type: ErrorType.CONNECTION_NOT_FOUND,
+        value,
+      });
+    }
+    return found as z.output<Model>;
+  });
+}
