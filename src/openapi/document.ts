@@ -1,0 +1,110 @@
+import { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
+import type { ActionDefinition } from "../core/action";
+import { actionsOf, ActionSource } from "./action-source";
+import { DEFAULT_API_PREFIX, normalizeApiPrefix } from "./api-prefix";
+import { ERROR_BODY_COMPONENT, errorBodyJsonSchema, errorResponseComponents } from "./error-responses";
+import { generateOpenApiSchemas, JSONSchema } from "./json-schema";
+import { buildOperation, PlacedInputs } from "./operation";
+import { documentRoute } from "./route-path";
+
+export interface OpenApiDocumentOptions {
+  /** The path prefix actions are served under; default `/api`. */
+  prefix?: string;
+  /** `info.title`; default `Herald API`. */
+  title?: string;
+  /** `info.version`; default `0.0.0`. */
+  version?: string;
+  /** Text placed before the document's own notes in `info.description`. */
+  description?: string;
+  /** Input schemas by action name, from `generateOpenApiSchemas` or the cache; generated when absent. */
+  schemas?: Record<string, JSONSchema>;
+}
+
+/** The extension listing the web actions whose route no OpenAPI path can express. */
+export const UNLISTED_ROUTES_EXTENSION = "x-herald-unlisted-routes";
+
+/** The OpenAPI 3.1 document of every action that has a `web` route. */
+export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocumentOptions = {}): OpenAPIObject {
+  const prefix = normalizeApiPrefix(options.prefix ?? DEFAULT_API_PREFIX);
+  const webActions = actionsOf(source).filter((action) => action.web);
+  const schemas = options.schemas ?? generateOpenApiSchemas(webActions);
+  const builder = OpenApiBuilder.create({
+    openapi: "3.1.0",
+    info: { title: options.title ?? "Herald API", version: options.version ?? "0.0.0" },
+    paths: {},
+    components: { schemas: { [ERROR_BODY_COMPONENT]: errorBodyJsonSchema() }, responses: errorResponseComponents() },
+  });
+  const paths = new Map<string, PathItemObject>();
+  const unlisted: string[] = [];
+
+  for (const action of webActions) {
+    const method = String(action.web!.method).toLowerCase() as keyof PathItemObject & string;
+    const routes = documentRoute(action.web!.route);
+    if ("unlisted" in routes) {
+      unlisted.push(`${action.name} (${method.toUpperCase()} ${routes.unlisted})`);
+      continue;
+    }
+    const inputs = placeInputs(builder, action, schemas[action.name]);
+    routes.paths.forEach((route, index) => {
+      const template = route.template === "/" && prefix ? prefix : `${prefix}${route.template}`;
+      const item = paths.get(template) ?? {};
+      if (item[method]) {
+        unlisted.push(`${action.name} (${method.toUpperCase()} ${template}: already documented for another action)`);
+        return;
+      }
+      const operationId = index === 0 ? action.name : `${action.name}_${index + 1}`;
+      item[method] = buildOperation(action, method, route, inputs, operationId);
+      paths.set(template, item);
+    });
+  }
+
+  for (const [template, item] of [...paths].sort(([a], [b]) => (a < b ? -1 : 1))) builder.addPath(template, item);
+  builder.addDescription(describe(prefix, options.description, unlisted));
+  const document = builder.getSpec();
+  if (unlisted.length) document[UNLISTED_ROUTES_EXTENSION] = unlisted;
+  return document;
+}
+
+/** `user:create` → `user.create.inputs`: component names may not hold a colon. */
+export function inputsComponentName(actionName: string): string {
+  return `${actionName.replace(/[^A-Za-z0-9_-]/g, ".")}.inputs`;
+}
+
+function placeInputs(builder: OpenApiBuilder, action: ActionDefinition, schema: JSONSchema | undefined): PlacedInputs | undefined {
+  if (!schema) return undefined;
+  const name = inputsComponentName(action.name);
+  const pointer = `#/components/schemas/${name}`;
+  const placed = relocateReferences(schema, pointer) as SchemaObject;
+  builder.addSchema(name, placed);
+  return { schema: placed, reference: { $ref: pointer } satisfies ReferenceObject };
+}
+
+/**
+ * A standalone schema refers to itself (`#`, `#/$defs/…`); once it is a component, the same
+ * references must start from the component.
+ */
+function relocateReferences(value: unknown, pointer: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => relocateReferences(item, pointer));
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) =>
+      key === "$ref" && typeof inner === "string" && inner.startsWith("#")
+        ? [key, pointer + inner.slice(1)]
+        : [key, relocateReferences(inner, pointer)],
+    ),
+  );
+}
+
+function describe(prefix: string, lead: string | undefined, unlisted: readonly string[]): string {
+  const parts = lead ? [lead] : [];
+  parts.push(
+    `Every action is served beneath \`${prefix || "/"}\`. A successful call answers 200 with the action's return value as JSON. ` +
+      "Every error answers with the `ErrorBody` shape and the status its `type` maps to: an unknown path gives 404 " +
+      "(CONNECTION_ACTION_NOT_FOUND) and a known path with another method gives 405 (CONNECTION_METHOD_NOT_ALLOWED) " +
+      "with an `Allow` header.",
+  );
+  if (unlisted.length) {
+    parts.push(`These actions are served but cannot be listed as OpenAPI paths: ${unlisted.join("; ")}.`);
+  }
+  return parts.join("\n\n");
+}

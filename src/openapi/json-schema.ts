@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { ErrorType, TypedError } from "../core/errors";
+import { actionsOf, ActionSource } from "./action-source";
+
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), as zod's own converter writes it. */
+export type JSONSchema = z.core.JSONSchema.JSONSchema;
+
+type ConversionContext = Parameters<NonNullable<z.core.ToJSONSchemaParams["override"]>>[0];
+
+/**
+ * The JSON Schema of what a client may send for `inputs`: the input side of transforms, coercions
+ * and defaults, since that is what arrives on the wire.
+ */
+export function inputJsonSchema(inputs: z.ZodType): JSONSchema {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(inputs, {
+    io: "input",
+    unrepresentable: "any",
+    override: describeForClients,
+  });
+  return schema;
+}
+
+/**
+ * JSON Schemas of every action's `inputs`, keyed by action name; actions without `inputs` have
+ * no entry. Throws a SERVER_INITIALIZATION TypedError naming the action whose schema zod cannot
+ * convert (for example two schemas sharing one `id`).
+ */
+export function generateOpenApiSchemas(source: ActionSource): Record<string, JSONSchema> {
+  const schemas: Record<string, JSONSchema> = {};
+  for (const action of actionsOf(source)) {
+    if (!action.inputs) continue;
+    try {
+      schemas[action.name] = inputJsonSchema(action.inputs);
+    } catch (cause) {
+      throw new TypedError({
+        message: `Cannot describe the inputs of action "${action.name}" as JSON Schema: ${(cause as Error).message}`,
+        type: ErrorType.SERVER_INITIALIZATION,
+        cause,
+      });
+    }
+  }
+  return schemas;
+}
+
+function describeForClients({ zodSchema, jsonSchema }: ConversionContext): void {
+  if (jsonSchema.secret === true) {
+    delete jsonSchema.secret;
+    jsonSchema.writeOnly = true;
+    if (jsonSchema.type === "string" || jsonSchema.type === undefined) jsonSchema.format = "password";
+    // A documented value of a secret is a secret published: examples and defaults stay out.
+    for (const revealing of ["examples", "example", "default", "const"]) delete (jsonSchema as Record<string, unknown>)[revealing];
+  }
+  // A default computed by a function (a date, a random id) would document one arbitrary value.
+  if ("default" in jsonSchema && hasComputedDefault(zodSchema)) delete jsonSchema.default;
+}
+
+/**
+ * Zod re-evaluates a function default on every read, so two reads that differ reveal one. A
+ * default that JSON cannot hold (a bigint) is dropped as well: the document could not carry it.
+ */
+export function hasComputedDefault(schema: z.core.$ZodType): boolean {
+  const def = schema._zod.def as { type: string; defaultValue?: unknown };
+  if (def.type !== "default" && def.type !== "prefault") return false;
+  try {
+    return JSON.stringify(def.defaultValue) !== JSON.stringify(def.defaultValue);
+  } catch {
+    return true;
+  }
+}

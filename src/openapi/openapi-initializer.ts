@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { injectable } from "tsyringe";
+import { RUN_MODE } from "../core/constants";
+import type { Initializer } from "../core/initializer";
+import { HeraldServer } from "../core/server";
+import { computeActionsHash } from "./actions-hash";
+import { readApiPrefix } from "./api-prefix";
+import { buildOpenApiDocument } from "./document";
+import { openApiDocumentMount } from "./document-mount";
+import { generateOpenApiSchemas } from "./json-schema";
+import { referencePageMount } from "./reference-page";
+import { loadCachedSchemas, openApiCachePath } from "./schema-cache";
+
+/**
+ * Builds the OpenAPI document at boot (from the schema cache when it matches the actions, by
+ * generating the schemas otherwise) and asks the web transport to serve it at
+ * `<prefix>/openapi.json`, with the API reference page at `<prefix>/docs`.
+ */
+@injectable()
+export class OpenApiInitializer implements Initializer {
+  readonly name = "openapi";
+  readonly runModes = [RUN_MODE.server];
+  // Before the web transport, so the mounts exist whichever phase it reads them in.
+  readonly priority = 500;
+
+  constructor(private readonly server: HeraldServer) {}
+
+  async initialize(): Promise<void> {
+    const { server } = this;
+    const prefix = readApiPrefix(server.config);
+    const cachePath = openApiCachePath(server.app.root);
+    // The whole registry, as `herald build` hashes it, so that the cache it writes matches.
+    const cached = await loadCachedSchemas(cachePath, computeActionsHash(server.registry));
+    const schemas = cached ?? generateOpenApiSchemas(server.registry);
+    const document = buildOpenApiDocument(server.registry, {
+      prefix,
+      title: server.config.name,
+      version: appVersion(server.app.root),
+      schemas,
+    });
+    const documentPath = `${prefix}/openapi.json`;
+    server.httpMounts.push(
+      openApiDocumentMount(documentPath, document, server.config.production),
+      referencePageMount({
+        path: `${prefix}/docs`,
+        documentUrl: documentPath,
+        title: server.config.name,
+        production: server.config.production,
+      }),
+    );
+    server.logger.debug(
+      { paths: Object.keys(document.paths ?? {}).length, schemas: cached ? `cache ${cachePath}` : "generated" },
+      "OpenAPI document ready",
+    );
+  }
+}
+
+/** The version of the nearest package.json above the app, which is the app's own or its repository's. */
+function appVersion(appRoot: string): string {
+  for (let dir = appRoot; ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown };
+        if (typeof version === "string" && version) return version;
+      } catch {
+        return "0.0.0";
+      }
+    }
+    if (dirname(dir) === dir) return "0.0.0";
+  }
+}

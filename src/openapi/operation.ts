@@ -1,0 +1,143 @@
+import type {
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  RequestBodyObject,
+  ResponseObject,
+  SchemaObject,
+} from "openapi3-ts/oas31";
+import type { ActionDefinition } from "../core/action";
+import { operationErrorResponses } from "./error-responses";
+import type { RoutePath } from "./route-path";
+
+type Schema = SchemaObject | ReferenceObject;
+
+/** An action's input schema as placed in the document: inline, and as a component reference. */
+export interface PlacedInputs {
+  schema: SchemaObject;
+  reference: ReferenceObject;
+}
+
+const BODY_METHODS = new Set(["post", "put", "patch"]);
+const BODY_MEDIA_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
+
+export function takesBody(method: string): boolean {
+  return BODY_METHODS.has(method);
+}
+
+/**
+ * The operation of one action on one path: path params from the route, the other inputs as query
+ * params (GET, DELETE, OPTIONS) or as a request body (POST, PUT, PATCH), the success response and
+ * the error responses.
+ */
+export function buildOperation(
+  action: ActionDefinition,
+  method: string,
+  path: RoutePath,
+  inputs: PlacedInputs | undefined,
+  operationId: string,
+): OperationObject {
+  const fields = objectFields(inputs?.schema);
+  const pathNames = new Set(path.params.map((param) => param.name));
+  const parameters: ParameterObject[] = path.params.map((param) => {
+    const field = fields?.properties[param.name];
+    const notes = [
+      describedBy(field),
+      param.wildcard ? "May span several path segments." : undefined,
+    ].filter(Boolean);
+    return {
+      name: param.name,
+      in: "path",
+      required: true,
+      schema: withRoutePattern(field, param.pattern),
+      ...(notes.length ? { description: notes.join(" ") } : {}),
+    };
+  });
+
+  const operation: OperationObject = {
+    operationId,
+    summary: action.name,
+    ...(action.description ? { description: action.description } : {}),
+    tags: [action.name.split(":")[0]!],
+  };
+  const bodyMethod = takesBody(method);
+  if (inputs && bodyMethod) operation.requestBody = requestBody(inputs, fields, pathNames);
+  else if (inputs) parameters.push(...queryParameters(inputs, fields, pathNames));
+  if (parameters.length) operation.parameters = parameters;
+  operation.responses = {
+    "200": successResponse(action),
+    ...operationErrorResponses(action, { hasInputs: inputs !== undefined, hasBody: bodyMethod }),
+  };
+  return operation;
+}
+
+interface ObjectFields {
+  properties: Record<string, Schema>;
+  required: string[];
+}
+
+function objectFields(schema: SchemaObject | undefined): ObjectFields | undefined {
+  if (!schema || schema.type !== "object" || !schema.properties) return undefined;
+  return { properties: schema.properties, required: schema.required ?? [] };
+}
+
+function queryParameters(inputs: PlacedInputs, fields: ObjectFields | undefined, pathNames: Set<string>): ParameterObject[] {
+  // A schema that is not a plain object (a union, say) is sent as one exploded object: key=value pairs.
+  if (!fields) return [{ name: "params", in: "query", style: "form", explode: true, schema: inputs.reference }];
+  return Object.entries(fields.properties)
+    .filter(([name]) => !pathNames.has(name))
+    .map(([name, schema]) => {
+      const description = describedBy(schema);
+      return {
+        name,
+        in: "query",
+        required: fields.required.includes(name),
+        schema,
+        ...(description ? { description } : {}),
+        ...(isArraySchema(schema) ? { style: "form", explode: true } : {}),
+      } satisfies ParameterObject;
+    });
+}
+
+function requestBody(inputs: PlacedInputs, fields: ObjectFields | undefined, pathNames: Set<string>): RequestBodyObject {
+  let schema: Schema = inputs.reference;
+  let required = fields ? fields.required.length > 0 : true;
+  const overlaps = fields && Object.keys(fields.properties).some((name) => pathNames.has(name));
+  if (fields && overlaps) {
+    // Fields carried by the path are left out of the body, where they would override the path.
+    const properties = Object.fromEntries(Object.entries(fields.properties).filter(([name]) => !pathNames.has(name)));
+    const remaining = fields.required.filter((name) => !pathNames.has(name));
+    schema = { ...inputs.schema, properties, required: remaining };
+    if (!remaining.length) delete schema.required;
+    required = remaining.length > 0;
+  }
+  return { required, content: Object.fromEntries(BODY_MEDIA_TYPES.map((type) => [type, { schema }])) };
+}
+
+function successResponse(action: ActionDefinition): ResponseObject {
+  if (action.web?.streaming) {
+    return {
+      description: "A stream of Server-Sent Events, one per item the action yields.",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    };
+  }
+  return {
+    description: "The value the action returns, as JSON.",
+    content: { "application/json": { schema: {} } },
+  };
+}
+
+/** The field's own schema when it has one; a RegExp route's group pattern applies on top of it. */
+function withRoutePattern(field: Schema | undefined, pattern: string | undefined): Schema {
+  if (!field) return { type: "string", ...(pattern ? { pattern } : {}) };
+  if (!pattern || "$ref" in field || field.type !== "string" || field.pattern) return field;
+  return { ...field, pattern };
+}
+
+function describedBy(schema: Schema | undefined): string | undefined {
+  return schema && "description" in schema ? schema.description : undefined;
+}
+
+function isArraySchema(schema: Schema): boolean {
+  return "type" in schema && (schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array")));
+}

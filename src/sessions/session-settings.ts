@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { HeraldConfig, readSettings } from "../core/config";
+import { ErrorType, TypedError } from "../core/errors";
+import type { Logger } from "../core/logger";
+
+/** RFC 6265 cookie-name characters. */
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+const MIN_SECRET_LENGTH = 32;
+
+const sessionEnvironment = z.object({
+  SESSION_SECRET: z.string().optional(),
+  SESSION_TTL: z.coerce.number().int().positive().default(86_400_000),
+  SESSION_COOKIE: z.string().regex(COOKIE_NAME, "must be a cookie name (letters, digits, !#$%&'*+-.^_`|~)").default("herald.sid"),
+  SESSION_REDIS_PREFIX: z.string().min(1).optional(),
+});
+
+export interface SessionSettings {
+  secret: string;
+  ttlMs: number;
+  cookieName: string;
+  /** Cookies are Secure (HTTPS only) in production. */
+  secure: boolean;
+  /** Where sessions live in Redis: `<NAME>:session:` unless SESSION_REDIS_PREFIX says otherwise. */
+  redisPrefix: string;
+}
+
+/**
+ * The session settings from the environment. SESSION_SECRET is required in production; elsewhere a
+ * random secret is made for this process, so cookies do not outlive it, and a warning says so.
+ */
+export function readSessionSettings(config: HeraldConfig, logger?: Logger): SessionSettings {
+  const env = readSettings(sessionEnvironment, config);
+  let secret = env.SESSION_SECRET;
+  // Checked here rather than in the schema, whose error would carry the rejected value.
+  if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
+    throw new TypedError({
+      message: `Invalid environment variable SESSION_SECRET: must be at least ${MIN_SECRET_LENGTH} characters long`,
+      type: ErrorType.CONFIG_ERROR,
+      key: "SESSION_SECRET",
+    });
+  }
+  if (secret === undefined) {
+    if (config.production) {
+      throw new TypedError({
+        message: `Invalid environment variable SESSION_SECRET: required in production (at least ${MIN_SECRET_LENGTH} characters) to sign session cookies`,
+        type: ErrorType.CONFIG_ERROR,
+        key: "SESSION_SECRET",
+      });
+    }
+    secret = randomBytes(32).toString("hex");
+    const log = config.env === "test" ? logger?.debug : logger?.warn;
+    log?.call(
+      logger,
+      "SESSION_SECRET is not set: session cookies are signed with a random secret, so they are valid only until this process exits and only on it",
+    );
+  }
+  return {
+    secret,
+    ttlMs: env.SESSION_TTL,
+    cookieName: env.SESSION_COOKIE,
+    secure: config.production,
+    redisPrefix: env.SESSION_REDIS_PREFIX ?? `${config.name}:session:`,
+  };
+}

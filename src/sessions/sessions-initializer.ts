@@ -1,0 +1,67 @@
+import { injectable } from "tsyringe";
+import { RUN_MODE } from "../core/constants";
+import type { Initializer } from "../core/initializer";
+import { HeraldServer } from "../core/server";
+import { MemorySessionStore } from "./memory-store";
+import { RedisSessionStore } from "./redis-store";
+import { SessionManager } from "./session-manager";
+import { readSessionSettings } from "./session-settings";
+import { SESSION_STORE_TOKEN, SessionStore } from "./session-store";
+
+/**
+ * Sets up sessions: a Redis store when REDIS_URL is set, else an in-process one (unless a test or
+ * an app registered its own SessionStore), and the SessionManager the transports use.
+ */
+@injectable()
+export class SessionsInitializer implements Initializer {
+  readonly name = "sessions";
+  readonly runModes = Object.values(RUN_MODE);
+  /** Before the transports (default priority), which open sessions from their first request. */
+  readonly priority = 100;
+  readonly store: SessionStore;
+  readonly manager: SessionManager;
+  private readonly ownsStore: boolean;
+
+  /**
+   * Registers the store and the manager at construction, before the app's classes are resolved,
+   * so that actions, services and later initializers can have them injected.
+   */
+  constructor(private readonly server: HeraldServer) {
+    const { config, container, logger } = server;
+    const settings = readSessionSettings(config, logger);
+    this.ownsStore = !container.isRegistered(SESSION_STORE_TOKEN, true);
+    if (this.ownsStore) {
+      this.store = config.redisUrl
+        ? new RedisSessionStore({ url: config.redisUrl, prefix: settings.redisPrefix, logger })
+        : new MemorySessionStore();
+      container.register(SESSION_STORE_TOKEN, { useValue: this.store });
+    } else {
+      this.store = container.resolve(SESSION_STORE_TOKEN);
+    }
+    this.manager = new SessionManager({
+      store: this.store,
+      secret: settings.secret,
+      ttlMs: settings.ttlMs,
+      cookieName: settings.cookieName,
+      secure: settings.secure,
+      logger,
+    });
+    container.register(SessionManager, { useValue: this.manager });
+  }
+
+  async initialize(): Promise<void> {
+    const store = this.store;
+    if (!(store instanceof RedisSessionStore)) return;
+    this.server.health.register("redis", () => store.ping());
+    try {
+      await store.connect();
+    } catch (error) {
+      // Not fatal: the client keeps reconnecting; meanwhile session reads and writes fail with 503.
+      this.server.logger.warn({ err: error }, "sessions: Redis is not reachable yet");
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.ownsStore) await this.store.close();
+  }
+}

@@ -1,0 +1,73 @@
+import type { Response as ExpressResponse } from "express";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { ActionResult } from "../../core/dispatcher";
+import { errorBody } from "../../core/error-body";
+import { ErrorType, TypedError } from "../../core/errors";
+import type { Logger } from "../../core/logger";
+import { isAsyncIterable, sendEventStream } from "./server-sent-events";
+
+/** Set on `res.locals` for a body Herald must not touch, such as a returned `Response`. */
+export const UNCOMPRESSED = "heraldUncompressed";
+
+export function sendError(res: ExpressResponse, error: TypedError, production: boolean): void {
+  res.status(error.status).type("application/json").send(JSON.stringify(errorBody(error, production)));
+}
+
+export function sendJson(res: ExpressResponse, value: unknown): void {
+  let text: string;
+  try {
+    text = JSON.stringify(value ?? null);
+  } catch (cause) {
+    throw new TypedError({
+      message: `The action's response cannot be sent as JSON: ${(cause as Error).message}`,
+      type: ErrorType.CONNECTION_SERVER_ERROR,
+      cause,
+    });
+  }
+  res.status(200).type("application/json").send(text);
+}
+
+/** A `Response` as the action built it: its status, headers and streamed body. */
+async function sendWebResponse(res: ExpressResponse, response: Response, logger: Logger): Promise<void> {
+  res.locals[UNCOMPRESSED] = true;
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("Set-Cookie", cookies);
+  if (!response.body) return void res.end();
+  await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res).catch((error: unknown) => {
+    logger.debug({ err: error }, "response body stream ended early");
+  });
+}
+
+function discard(value: unknown): void {
+  if (value instanceof Response) void value.body?.cancel().catch(() => undefined);
+  else if (isAsyncIterable(value)) void value[Symbol.asyncIterator]().return?.()?.catch(() => undefined);
+}
+
+export interface WriteContext {
+  signal: AbortSignal;
+  production: boolean;
+  logger: Logger;
+  /** Called before an event stream starts, so shutdown can end it. */
+  onStream(): void;
+}
+
+/** Writes what the dispatcher returned onto the HTTP response. */
+export async function writeResult(res: ExpressResponse, result: ActionResult, context: WriteContext): Promise<void> {
+  const value = result.response;
+  if (res.destroyed || res.writableEnded) return discard(value);
+  if (result.error) return sendError(res, result.error, context.production);
+  if (value instanceof Response) return sendWebResponse(res, value, context.logger);
+  if (isAsyncIterable(value)) {
+    res.locals[UNCOMPRESSED] = true;
+    context.onStream();
+    return sendEventStream(res, value, context);
+  }
+  sendJson(res, value);
+}

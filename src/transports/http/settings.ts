@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { HeraldConfig, readSettings } from "../../core/config";
+import { zByteSize as byteSize, zOriginList as originList } from "../../core/setting-schemas";
+
+/** Express's "trust proxy": true/false, a hop count, or addresses and subnets. */
+const trustProxy = z.string().transform((text): boolean | number | string => {
+  if (text === "true") return true;
+  if (text === "false") return false;
+  return /^\d+$/.test(text) ? Number(text) : text;
+});
+
+const environmentSchema = z.object({
+  HTTP_API_PREFIX: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)+$/, "must be a path such as /api, without a trailing slash")
+    .default("/api"),
+  HTTP_BODY_LIMIT: byteSize.default(10 * 1024 ** 2),
+  HTTP_MAX_FILES: z.coerce.number().int().min(1).default(10),
+  HTTP_CORS_ORIGINS: originList.default([]),
+  HTTP_TRUST_PROXY: trustProxy.default(false),
+  HTTP_STATIC_MAX_AGE: z.coerce.number().int().min(0).default(0),
+  HTTP_SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).default(10_000),
+  HTTP_HEADERS_TIMEOUT: z.coerce.number().int().min(1).default(60_000),
+  HTTP_REQUEST_TIMEOUT: z.coerce.number().int().min(1).default(300_000),
+  HTTP_TLS_CERT_FILE: z.string().optional(),
+  HTTP_TLS_KEY_FILE: z.string().optional(),
+}).superRefine((values, context) => {
+  if (values.HTTP_HEADERS_TIMEOUT > values.HTTP_REQUEST_TIMEOUT) {
+    context.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT"], message: "must not be longer than HTTP_REQUEST_TIMEOUT" });
+  }
+  if (Boolean(values.HTTP_TLS_CERT_FILE) === Boolean(values.HTTP_TLS_KEY_FILE)) return;
+  const missing = values.HTTP_TLS_CERT_FILE ? "HTTP_TLS_KEY_FILE" : "HTTP_TLS_CERT_FILE";
+  context.addIssue({ code: "custom", path: [missing], message: "HTTPS needs both HTTP_TLS_CERT_FILE and HTTP_TLS_KEY_FILE" });
+});
+
+export interface HttpSettings {
+  apiPrefix: string;
+  /** Largest request body, in bytes; also the largest single uploaded file. */
+  bodyLimit: number;
+  maxFiles: number;
+  /** Origins allowed to call cross-origin; `*` allows any, without credentials. */
+  corsOrigins: string[];
+  trustProxy: boolean | number | string;
+  /** `Cache-Control: max-age` of static files, in seconds. */
+  staticMaxAge: number;
+  /** How long `stop` waits for in-flight requests before closing their connections, in ms. */
+  shutdownTimeout: number;
+  /** How long a client may take to send a request's head (slowloris), in ms; then 408 and the socket closes. */
+  headersTimeout: number;
+  /** How long a client may take to send a whole request, head and body, in ms; then 408. */
+  requestTimeout: number;
+  tls?: { certFile: string; keyFile: string };
+}
+
+/** The web transport's settings, from `HTTP_*` environment variables. */
+export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSettings {
+  const values = readSettings(environmentSchema, config);
+  const { HTTP_TLS_CERT_FILE: certFile, HTTP_TLS_KEY_FILE: keyFile } = values;
+  return {
+    apiPrefix: values.HTTP_API_PREFIX,
+    bodyLimit: values.HTTP_BODY_LIMIT,
+    maxFiles: values.HTTP_MAX_FILES,
+    corsOrigins: values.HTTP_CORS_ORIGINS,
+    trustProxy: values.HTTP_TRUST_PROXY,
+    staticMaxAge: values.HTTP_STATIC_MAX_AGE,
+    shutdownTimeout: values.HTTP_SHUTDOWN_TIMEOUT,
+    headersTimeout: values.HTTP_HEADERS_TIMEOUT,
+    requestTimeout: values.HTTP_REQUEST_TIMEOUT,
+    ...(certFile && keyFile ? { tls: { certFile, keyFile } } : {}),
+  };
+}
