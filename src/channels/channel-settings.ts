@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { HeraldConfig, readSettings } from "../core/config";
+
+const channelEnvironment = z.object({
+  /** `redis` or `memory` (in-process); Redis when REDIS_URL is set, memory otherwise. */
+  CHANNELS_DRIVER: z.enum(["redis", "memory"]).optional(),
+  /** Prefix of Redis channel names and presence keys; default `<NAME>:channels:`. */
+  CHANNELS_PREFIX: z.string().min(1).optional(),
+  /** How long a process's presence members outlive its last refresh, in ms. */
+  PRESENCE_TTL: z.coerce.number().int().min(300).default(30_000),
+});
+
+export interface ChannelSettings {
+  driver: "redis" | "memory";
+  redisUrl?: string;
+  prefix: string;
+  presenceTtlMs: number;
+  /** Refresh and sweep a third of the TTL apart, so a live member is refreshed twice before it could lapse. */
+  presenceIntervalMs: number;
+}
+
+export function readChannelSettings(config: HeraldConfig): ChannelSettings {
+  const read = readSettings(channelEnvironment, config);
+  const driver = read.CHANNELS_DRIVER ?? (config.redisUrl ? "redis" : "memory");
+  if (driver === "redis" && !config.redisUrl) {
+    readSettings(z.object({ REDIS_URL: z.string({ error: "CHANNELS_DRIVER=redis needs REDIS_URL" }) }), config);
+  }
+  return {
+    driver,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    prefix: read.CHANNELS_PREFIX ?? `${config.name}:channels:`,
+    presenceTtlMs: read.PRESENCE_TTL,
+    presenceIntervalMs: Math.floor(read.PRESENCE_TTL / 3),
+  };
+}

@@ -1,0 +1,92 @@
+import { injectable } from "tsyringe";
+import type { Initializer } from "../core/initializer";
+import { HeraldServer } from "../core/server";
+import { ChannelBroker } from "./channel-broker";
+import { ChannelPresence } from "./channel-presence";
+import { ChannelPublisher } from "./channel-publisher";
+import { ChannelRegistry } from "./channel-registry";
+import { readChannelSettings } from "./channel-settings";
+import { ChannelSubscriptions } from "./channel-subscriptions";
+import { InProcessPresenceStore } from "./in-process-presence-store";
+import { InProcessPubSub } from "./in-process-pubsub";
+import { PRESENCE_STORE_TOKEN, PresenceStore } from "./presence-store";
+import { PUBSUB_DRIVER_TOKEN, PubSubDriver } from "./pubsub-driver";
+import { RedisPresenceStore } from "./redis-presence-store";
+import { RedisPubSub } from "./redis-pubsub";
+
+/**
+ * Sets up channels in every run mode (a CLI command or a task publishes too): the pub/sub
+ * driver (Redis when REDIS_URL is set, else in-process, unless a test or an app registered its
+ * own), the presence store, and the services built on them. The app's channel classes are
+ * registered at initialize.
+ */
+@injectable()
+export class ChannelsInitializer implements Initializer {
+  readonly name = "channels";
+  /** Before the transports (default priority), and before app initializers that publish. */
+  readonly priority = 100;
+  readonly driver: PubSubDriver;
+  readonly presenceStore: PresenceStore;
+  readonly registry: ChannelRegistry;
+  readonly publisher: ChannelPublisher;
+  readonly presence: ChannelPresence;
+  readonly subscriptions: ChannelSubscriptions;
+  private readonly ownsDriver: boolean;
+  private readonly ownsPresenceStore: boolean;
+
+  /**
+   * Registers the services at construction, before the app's classes are resolved, so actions,
+   * services and later initializers can have them injected.
+   */
+  constructor(private readonly server: HeraldServer) {
+    const { config, container, logger } = server;
+    const settings = readChannelSettings(config);
+    this.ownsDriver = !container.isRegistered(PUBSUB_DRIVER_TOKEN, true);
+    this.driver = this.ownsDriver
+      ? settings.driver === "redis"
+        ? new RedisPubSub({ url: settings.redisUrl!, prefix: settings.prefix, logger })
+        : new InProcessPubSub()
+      : container.resolve(PUBSUB_DRIVER_TOKEN);
+    this.ownsPresenceStore = !container.isRegistered(PRESENCE_STORE_TOKEN, true);
+    this.presenceStore = this.ownsPresenceStore
+      ? this.driver instanceof RedisPubSub
+        ? new RedisPresenceStore({ client: this.driver.client, prefix: this.driver.prefix, ttlMs: settings.presenceTtlMs })
+        : new InProcessPresenceStore()
+      : container.resolve(PRESENCE_STORE_TOKEN);
+    this.registry = new ChannelRegistry(container);
+    const broker = new ChannelBroker(this.driver, logger);
+    this.publisher = new ChannelPublisher(this.driver);
+    this.presence = new ChannelPresence(this.presenceStore, this.driver, { intervalMs: settings.presenceIntervalMs, logger });
+    this.subscriptions = new ChannelSubscriptions(this.registry, broker, this.presence, { production: config.production, logger });
+
+    container.register(PUBSUB_DRIVER_TOKEN, { useValue: this.driver });
+    container.register(PRESENCE_STORE_TOKEN, { useValue: this.presenceStore });
+    container.register(ChannelRegistry, { useValue: this.registry });
+    container.register(ChannelBroker, { useValue: broker });
+    container.register(ChannelPublisher, { useValue: this.publisher });
+    container.register(ChannelPresence, { useValue: this.presence });
+    container.register(ChannelSubscriptions, { useValue: this.subscriptions });
+  }
+
+  async initialize(): Promise<void> {
+    for (const channel of this.server.channels) this.registry.add(channel);
+    const driver = this.driver;
+    this.server.health.register("channels", () => driver.ping());
+    try {
+      await driver.connect();
+    } catch (error) {
+      // Not fatal: the driver keeps reconnecting; meanwhile publish and subscribe fail with 503.
+      this.server.logger.warn({ err: error }, "channels: the pub/sub backend is not reachable yet");
+    }
+  }
+
+  start(): void {
+    this.presence.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.presence.stop();
+    if (this.ownsPresenceStore) await this.presenceStore.close();
+    if (this.ownsDriver) await this.driver.close();
+  }
+}

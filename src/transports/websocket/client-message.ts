@@ -1,0 +1,64 @@
+import { ErrorType, TypedError } from "../../core/errors";
+
+/** The client's correlation id, echoed in the reply. */
+export type MessageId = string | number;
+
+export type ClientMessage =
+  | { messageType: "action"; messageId: MessageId; action: string; params: Record<string, unknown> }
+  | { messageType: "subscribe"; messageId: MessageId; channel: unknown }
+  | { messageType: "unsubscribe"; messageId: MessageId; channel: unknown };
+
+/** A message that cannot be served, with its messageId when it had a usable one. */
+export interface RejectedMessage {
+  error: TypedError;
+  messageId?: MessageId;
+}
+
+const MESSAGE_TYPES = ["action", "subscribe", "unsubscribe"];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads one client message: the message, or why it cannot be served. */
+export function parseClientMessage(text: string): { message: ClientMessage } | RejectedMessage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isRecord(parsed)) {
+    return { error: new TypedError({ message: "A message must be a JSON object", type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING }) };
+  }
+  const { messageId, messageType } = parsed;
+  if (messageId === undefined || messageId === null || messageId === "") {
+    return {
+      error: new TypedError({ message: "messageId is required", type: ErrorType.CONNECTION_ACTION_PARAM_REQUIRED, key: "messageId" }),
+    };
+  }
+  if (typeof messageId !== "string" && typeof messageId !== "number") {
+    return {
+      error: new TypedError({ message: "messageId must be a string or a number", type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION, key: "messageId" }),
+    };
+  }
+  const reject = (message: string, type: ErrorType, key: string, value?: unknown): RejectedMessage => ({
+    messageId,
+    error: new TypedError({ message, type, key, ...(value === undefined ? {} : { value }) }),
+  });
+  if (typeof messageType !== "string" || !MESSAGE_TYPES.includes(messageType)) {
+    return reject(
+      `Unknown messageType: expected one of ${MESSAGE_TYPES.join(", ")}`,
+      ErrorType.CONNECTION_ACTION_PARAM_VALIDATION,
+      "messageType",
+      typeof messageType === "string" ? messageType.slice(0, 100) : undefined,
+    );
+  }
+  if (messageType !== "action") return { message: { messageType: messageType as "subscribe" | "unsubscribe", messageId, channel: parsed.channel } };
+  const { action, params = {} } = parsed;
+  if (typeof action !== "string" || !action) {
+    return reject("action (the action's name) is required", ErrorType.CONNECTION_ACTION_PARAM_REQUIRED, "action");
+  }
+  if (!isRecord(params)) return reject("params must be a JSON object", ErrorType.CONNECTION_ACTION_PARAM_FORMATTING, "params");
+  return { message: { messageType, messageId, action, params } };
+}

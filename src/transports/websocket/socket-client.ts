@@ -1,0 +1,258 @@
+import WebSocket, { RawData } from "ws";
+import type { Connection } from "../../core/connection";
+import type { Dispatcher, ActionResult } from "../../core/dispatcher";
+import { errorBody, toTypedError } from "../../core/error-body";
+import { ErrorType, TypedError } from "../../core/errors";
+import type { Logger } from "../../core/logger";
+import type { ChannelSubscription, ChannelSubscriptions } from "../../channels/channel-subscriptions";
+import { checkChannelName } from "../../channels/channel-name";
+import { Session } from "../../sessions/session";
+import { ClientMessage, MessageId, parseClientMessage } from "./client-message";
+import { WS_CLOSE_CODE } from "./close-codes";
+import type { WebSocketSettings } from "./settings";
+import { TokenBucket } from "./token-bucket";
+
+export interface SocketClientContext {
+  dispatcher: Dispatcher;
+  channels: ChannelSubscriptions;
+  settings: WebSocketSettings;
+  production: boolean;
+  logger: Logger;
+}
+
+const clientGone = () =>
+  new TypedError({ message: "The client closed the socket before the response", type: ErrorType.CONNECTION_ACTION_RUN });
+const shuttingDown = () =>
+  new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
+
+/**
+ * One open socket: reads client messages, runs actions (many at once, each answered when it
+ * finishes), holds the socket's channel subscriptions, and writes to the socket within the
+ * send-buffer bound.
+ */
+export class SocketClient {
+  /** Settles once the socket has closed and its subscriptions have ended. */
+  readonly done: Promise<void>;
+  private readonly inFlight = new Map<Promise<void>, AbortController>();
+  private readonly subscriptions = new Map<string, ChannelSubscription>();
+  /** Subscribe and unsubscribe of one channel run one after the other. */
+  private readonly channelQueue = new Map<string, Promise<void>>();
+  private readonly reserved = new Set<string>();
+  private readonly bucket: TokenBucket;
+  private alive = true;
+  private draining = false;
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    readonly connection: Connection,
+    private readonly context: SocketClientContext,
+  ) {
+    this.bucket = new TokenBucket(context.settings.maxMessagesPerSecond);
+    socket.on("message", (data) => this.receive(data));
+    socket.on("pong", () => {
+      this.alive = true;
+    });
+    socket.on("error", (error) => context.logger.debug({ err: error, connectionId: connection.id }, "websocket error"));
+    this.done = new Promise((resolve) => {
+      socket.once("close", (code: number) => {
+        context.logger.debug({ connectionId: connection.id, code }, "websocket closed");
+        resolve(this.onClose());
+      });
+    });
+  }
+
+  /** Pings the peer; terminates it when it did not answer the previous ping. */
+  heartbeat(): void {
+    if (!this.alive) {
+      this.context.logger.debug({ connectionId: this.connection.id }, "websocket peer stopped answering pings");
+      this.socket.terminate();
+      return;
+    }
+    this.alive = false;
+    this.socket.ping();
+  }
+
+  /**
+   * Refuses new messages, lets the actions in flight finish for up to `graceMs` (then aborts
+   * them), and closes the socket with 1001.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.draining = true;
+    if (this.inFlight.size) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.allSettled(this.inFlight.keys()), deadline]);
+      clearTimeout(timer);
+      for (const controller of this.inFlight.values()) controller.abort(shuttingDown());
+    }
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
+    // A peer that does not answer the close frame is cut off.
+    const timer = setTimeout(() => this.socket.terminate(), 2000);
+    await this.done;
+    clearTimeout(timer);
+  }
+
+  private receive(data: RawData): void {
+    if (this.closed) return;
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    const limited = !this.bucket.take();
+    if (bytes.length > this.context.settings.maxMessageSize) {
+      const error = new TypedError({
+        message: `A message may be at most ${this.context.settings.maxMessageSize} bytes`,
+        type: ErrorType.CONNECTION_PAYLOAD_TOO_LARGE,
+      });
+      return this.sendError(undefined, error);
+    }
+    const parsed = parseClientMessage(bytes.toString("utf8"));
+    const messageId = "message" in parsed ? parsed.message.messageId : parsed.messageId;
+    if (limited) {
+      const error = new TypedError({
+        message: `Too many messages: at most ${this.context.settings.maxMessagesPerSecond} a second`,
+        type: ErrorType.CONNECTION_RATE_LIMITED,
+      });
+      return this.sendError(messageId, error);
+    }
+    if (!("message" in parsed)) return this.sendError(parsed.messageId, parsed.error);
+    if (this.draining) return this.sendError(messageId, shuttingDown());
+    this.handle(parsed.message);
+  }
+
+  private handle(message: ClientMessage): void {
+    if (message.messageType === "action") return this.runAction(message.messageId, message.action, message.params);
+    let channel: string;
+    try {
+      channel = checkChannelName(message.channel);
+    } catch (error) {
+      return this.sendError(message.messageId, error as TypedError);
+    }
+    if (message.messageType === "subscribe") this.inChannelOrder(channel, () => this.subscribe(message.messageId, channel));
+    else this.inChannelOrder(channel, () => this.unsubscribe(message.messageId, channel));
+  }
+
+  private runAction(messageId: MessageId, action: string, params: Record<string, unknown>): void {
+    const controller = new AbortController();
+    const first = this.inFlight.size === 0;
+    const running = (async () => {
+      // A socket lives long: read its session again (refreshing its TTL) to see what other connections changed.
+      const session = this.connection.session;
+      if (first && session instanceof Session) await session.reload().catch(() => undefined);
+      const result = await this.context.dispatcher.run(action, params, this.connection, { signal: controller.signal });
+      this.reply(messageId, result);
+    })();
+    this.inFlight.set(running, controller);
+    running
+      .catch((error: unknown) => {
+        this.context.logger.error({ err: error, action }, "websocket: could not answer an action");
+        // The caller still gets an answer to its messageId, so it never waits for one forever.
+        try {
+          this.sendError(messageId, toTypedError(error, this.context.production));
+        } catch {
+          // The socket itself is gone: there is no one left to answer.
+        }
+      })
+      .finally(() => this.inFlight.delete(running));
+  }
+
+  private reply(messageId: MessageId, result: ActionResult): void {
+    if (result.error) return this.sendError(messageId, result.error);
+    if (typeof Response !== "undefined" && result.response instanceof Response) {
+      const error = new TypedError({
+        message: `Action "${result.actionName}" answers with an HTTP Response, which a WebSocket cannot carry`,
+        type: ErrorType.CONNECTION_SERVER_ERROR,
+      });
+      return this.sendError(messageId, error);
+    }
+    let text: string;
+    try {
+      text = JSON.stringify({ messageId, response: result.response ?? null });
+    } catch (cause) {
+      const error = new TypedError({
+        message: `The response of "${result.actionName}" is not JSON-serializable: ${(cause as Error).message}`,
+        type: ErrorType.CONNECTION_SERVER_ERROR,
+        cause,
+      });
+      return this.sendError(messageId, error);
+    }
+    this.send(text);
+  }
+
+  private async subscribe(messageId: MessageId, channel: string): Promise<void> {
+    if (this.subscriptions.has(channel)) return this.send(JSON.stringify({ messageId, subscribed: { channel } }));
+    const { maxSubscriptions } = this.context.settings;
+    if (this.subscriptions.size + this.reserved.size >= maxSubscriptions) {
+      const error = new TypedError({
+        message: `A connection may hold at most ${maxSubscriptions} subscriptions`,
+        type: ErrorType.CONNECTION_CHANNEL_VALIDATION,
+        key: "channel",
+        value: channel,
+      });
+      return this.sendError(messageId, error);
+    }
+    this.reserved.add(channel);
+    let subscription: ChannelSubscription;
+    try {
+      subscription = await this.context.channels.subscribe(channel, this.connection, (eventText) => this.send(eventText));
+    } catch (error) {
+      return this.sendError(messageId, toTypedError(error, this.context.production));
+    } finally {
+      this.reserved.delete(channel);
+    }
+    if (this.closed) return subscription.close();
+    this.subscriptions.set(channel, subscription);
+    this.send(JSON.stringify({ messageId, subscribed: { channel } }));
+  }
+
+  private async unsubscribe(messageId: MessageId, channel: string): Promise<void> {
+    const subscription = this.subscriptions.get(channel);
+    this.subscriptions.delete(channel);
+    await subscription?.close();
+    this.send(JSON.stringify({ messageId, unsubscribed: { channel } }));
+  }
+
+  private inChannelOrder(channel: string, operation: () => Promise<void>): Promise<void> {
+    const previous = this.channelQueue.get(channel) ?? Promise.resolve();
+    const next = previous.then(operation).catch((error: unknown) => {
+      this.context.logger.error({ err: error, channel }, "websocket: a channel operation failed");
+    });
+    this.channelQueue.set(channel, next);
+    void next.then(() => {
+      if (this.channelQueue.get(channel) === next) this.channelQueue.delete(channel);
+    });
+    return next;
+  }
+
+  private async onClose(): Promise<void> {
+    this.closed = true;
+    for (const controller of this.inFlight.values()) controller.abort(clientGone());
+    const channels = new Set([...this.subscriptions.keys(), ...this.channelQueue.keys()]);
+    await Promise.all(
+      [...channels].map((channel) =>
+        this.inChannelOrder(channel, async () => {
+          const subscription = this.subscriptions.get(channel);
+          this.subscriptions.delete(channel);
+          await subscription?.close();
+        }),
+      ),
+    );
+  }
+
+  private sendError(messageId: MessageId | undefined, error: TypedError): void {
+    const body = errorBody(error, this.context.production);
+    this.send(JSON.stringify(messageId === undefined ? body : { messageId, ...body }));
+  }
+
+  /** Writes to the socket, unless the client has stopped reading: then its socket is closed instead. */
+  private send(text: string): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.socket.bufferedAmount > this.context.settings.maxBuffered) {
+      this.context.logger.warn(
+        { connectionId: this.connection.id, bufferedBytes: this.socket.bufferedAmount },
+        "websocket client is not reading what it is sent: closing it",
+      );
+      this.socket.close(WS_CLOSE_CODE.slowReader, "Send buffer limit exceeded");
+      return;
+    }
+    this.socket.send(text);
+  }
+}

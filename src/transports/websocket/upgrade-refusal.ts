@@ -1,0 +1,19 @@
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import { errorBody } from "../../core/error-body";
+import type { TypedError } from "../../core/errors";
+
+/** Answers an upgrade that will not become a socket with a plain HTTP error and the core error body. */
+export function refuseUpgrade(socket: Duplex, error: TypedError, production: boolean): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(errorBody(error, production));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}\r\n` +
+      "Connection: close\r\n" +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}

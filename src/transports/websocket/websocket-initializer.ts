@@ -1,0 +1,157 @@
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { injectable } from "tsyringe";
+import { WebSocket, WebSocketServer } from "ws";
+import { ChannelSubscriptions } from "../../channels/channel-subscriptions";
+import { Connection, flattenHeaders } from "../../core/connection";
+import { CONNECTION_TYPE, RUN_MODE } from "../../core/constants";
+import { ErrorType, TypedError } from "../../core/errors";
+import type { Initializer } from "../../core/initializer";
+import { HeraldServer } from "../../core/server";
+import type { Session } from "../../sessions/session";
+import { SessionManager } from "../../sessions/session-manager";
+import { WS_CLOSE_CODE } from "./close-codes";
+import { judgeOrigin } from "./origin-policy";
+import { readWebSocketSettings, WebSocketSettings } from "./settings";
+import { SocketClient } from "./socket-client";
+import { refuseUpgrade } from "./upgrade-refusal";
+
+const shuttingDown = () =>
+  new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
+
+/**
+ * The WebSocket transport: upgrades at WS_PATH on the web server's port, after an Origin check,
+ * with the session of the HTTP session cookie, and serves each socket as a SocketClient.
+ */
+@injectable()
+export class WebSocketInitializer implements Initializer {
+  readonly name = "websocket";
+  readonly runModes = [RUN_MODE.server];
+  /** Starts once the web server listens (it shares its port) and stops before it. */
+  readonly dependsOn = ["web", "channels"];
+  private settings!: WebSocketSettings;
+  private wss: WebSocketServer | undefined;
+  private httpServer: Server | undefined;
+  private readonly clients = new Set<SocketClient>();
+  /** The Set-Cookie that refreshes (or clears) the session cookie, per upgrade request. */
+  private readonly upgradeCookies = new WeakMap<IncomingMessage, string>();
+  private pingTimer: NodeJS.Timeout | undefined;
+  private closing = false;
+  private channels!: ChannelSubscriptions;
+  private sessions: SessionManager | undefined;
+
+  constructor(private readonly server: HeraldServer) {}
+
+  /** How many sockets are open. */
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  initialize(): void {
+    this.settings = readWebSocketSettings(this.server.config);
+  }
+
+  start(): void {
+    const httpServer = this.server.httpServer;
+    if (!httpServer) {
+      throw new TypedError({ message: "The WebSocket transport needs the web server, which is not listening", type: ErrorType.SERVER_START });
+    }
+    this.closing = false;
+    const { container } = this.server;
+    this.channels = container.resolve(ChannelSubscriptions);
+    // Sessions are optional: an app may run without the sessions initializer's SessionManager.
+    this.sessions = container.isRegistered(SessionManager, true) ? container.resolve(SessionManager) : undefined;
+    const wss = new WebSocketServer({ noServer: true, maxPayload: this.settings.maxFrameSize, clientTracking: false, perMessageDeflate: false });
+    wss.on("headers", (headers: string[], request: IncomingMessage) => {
+      const cookie = this.upgradeCookies.get(request);
+      if (cookie) headers.push(`Set-Cookie: ${cookie}`);
+    });
+    this.wss = wss;
+    this.httpServer = httpServer;
+    httpServer.on("upgrade", this.onUpgrade);
+    if (this.settings.pingInterval > 0) {
+      this.pingTimer = setInterval(() => {
+        for (const client of this.clients) client.heartbeat();
+      }, this.settings.pingInterval).unref();
+    }
+  }
+
+  /** Stops accepting sockets, lets each finish its actions in flight (bounded), and closes it with 1001. */
+  async stop(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.pingTimer);
+    this.pingTimer = undefined;
+    await Promise.all([...this.clients].map((client) => client.shutdown(this.settings.shutdownTimeout)));
+    this.httpServer?.off("upgrade", this.onUpgrade);
+    this.httpServer = undefined;
+    this.wss?.close();
+    this.wss = undefined;
+  }
+
+  private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (pathOf(request) !== this.settings.path) {
+      // Another part may serve upgrades on its own path; when none does, say so rather than hang.
+      if (this.httpServer?.listenerCount("upgrade") === 1) {
+        refuseUpgrade(socket, new TypedError({ message: "Not found", type: ErrorType.CONNECTION_NOT_FOUND }), this.server.config.production);
+      }
+      return;
+    }
+    socket.on("error", () => undefined);
+    this.upgrade(request, socket, head).catch((error: unknown) => {
+      this.server.logger.error({ err: error }, "websocket upgrade failed");
+      socket.destroy();
+    });
+  };
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const { production } = this.server.config;
+    if (this.closing) return refuseUpgrade(socket, shuttingDown(), production);
+    const verdict = judgeOrigin(request, this.settings.allowedOrigins);
+    if (!verdict.accepted) {
+      const error = new TypedError({ message: "This origin may not open a WebSocket here", type: ErrorType.CONNECTION_FORBIDDEN, key: "origin" });
+      return refuseUpgrade(socket, error, production);
+    }
+    const session = await this.openSession(request, verdict.withSession);
+    const wss = this.wss;
+    if (this.closing || !wss) return refuseUpgrade(socket, shuttingDown(), production);
+    wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, session));
+  }
+
+  /** The session of the cookie the upgrade carries, when its origin may use it; an anonymous one otherwise. */
+  private async openSession(request: IncomingMessage, withCookie: boolean): Promise<Session | undefined> {
+    const manager = this.sessions;
+    if (!manager) return undefined;
+    if (!withCookie) return manager.open();
+    const session = await manager.fromCookieHeader(request.headers.cookie);
+    const change = manager.cookieChange(session);
+    if (change.kind !== "none") this.upgradeCookies.set(request, change.header);
+    return session;
+  }
+
+  private accept(ws: WebSocket, request: IncomingMessage, session: Session | undefined): void {
+    const remoteAddress = request.socket.remoteAddress;
+    const connection = new Connection({
+      type: CONNECTION_TYPE.websocket,
+      ...(remoteAddress ? { remoteAddress } : {}),
+      ...(session ? { session } : {}),
+      headers: flattenHeaders(request.headers),
+    });
+    const client = new SocketClient(ws, connection, {
+      dispatcher: this.server.dispatcher,
+      channels: this.channels,
+      settings: this.settings,
+      production: this.server.config.production,
+      logger: this.server.logger,
+    });
+    this.clients.add(client);
+    void client.done.then(() => this.clients.delete(client));
+    this.server.logger.debug({ connectionId: connection.id, remoteAddress }, "websocket connected");
+    if (this.closing) ws.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
+  }
+}
+
+function pathOf(request: IncomingMessage): string {
+  const url = request.url ?? "/";
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
