@@ -1,0 +1,42 @@
+import type { RegisteredAction } from "../../core/registry";
+
+interface ActionSummary {
+  name: string;
+  description?: string;
+  transports: string[];
+  route?: string;
+  queue?: string;
+  frequency?: number;
+}
+
+function summarize(registered: RegisteredAction): ActionSummary {
+  const { action } = registered;
+  const transports = ["websocket", "cli"];
+  if (action.web) transports.unshift("web");
+  if (action.task) transports.push("task");
+  if (action.mcp?.tool !== false) transports.push("mcp");
+  return {
+    name: registered.name,
+    ...(action.description ? { description: action.description } : {}),
+    transports,
+    ...(action.web ? { route: `${String(action.web.method).toUpperCase()} ${String(action.web.route)}` } : {}),
+    ...(action.task ? { queue: action.task.queue } : {}),
+    ...(action.task?.frequency ? { frequency: action.task.frequency } : {}),
+  };
+}
+
+/** The `herald actions` listing: a table for people, or JSON for scripts. */
+export function describeActions(actions: readonly RegisteredAction[], json: boolean): string {
+  const summaries = actions.map(summarize).sort((a, b) => a.name.localeCompare(b.name));
+  if (json) return `${JSON.stringify(summaries, null, 2)}\n`;
+  const rows = summaries.map((summary) => [
+    summary.name,
+    summary.transports.join(","),
+    summary.route ?? "",
+    summary.queue ? `${summary.queue}${summary.frequency ? ` every ${summary.frequency} ms` : ""}` : "",
+  ]);
+  const header = ["ACTION", "TRANSPORTS", "ROUTE", "QUEUE"];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const format = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  return `${[header, ...rows].map(format).join("\n")}\n`;
+}

@@ -1,0 +1,24 @@
+import { relative } from "node:path";
+import type { HeraldServer } from "../../core/server";
+import { computeActionsHash } from "../../openapi/actions-hash";
+import { generateOpenApiSchemas } from "../../openapi/json-schema";
+import { openApiCachePath, writeSchemasCache } from "../../openapi/schema-cache";
+
+export interface BuildReport {
+  /** The cache file, relative to the app root. */
+  cache: string;
+  hash: string;
+  schemas: number;
+}
+
+/**
+ * `herald build`: generates the OpenAPI schemas of every action and writes them to the app's
+ * cache, keyed by the actions hash, so a server booting with the same actions skips generating.
+ */
+export async function writeOpenApiCache(server: HeraldServer): Promise<BuildReport> {
+  const path = openApiCachePath(server.app.root);
+  const hash = computeActionsHash(server.registry);
+  const schemas = generateOpenApiSchemas(server.registry);
+  await writeSchemasCache(path, hash, schemas);
+  return { cache: relative(server.app.root, path), hash, schemas: Object.keys(schemas).length };
+}

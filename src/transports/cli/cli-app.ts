@@ -1,0 +1,79 @@
+import { findAppDir, loadAppConfig, ResolvedAppConfig } from "../../core/app-config";
+import { RUN_MODE } from "../../core/constants";
+import { ErrorType, TypedError } from "../../core/errors";
+import type { HeraldServer } from "../../core/server";
+import { registerTypeScript } from "./typescript-hook";
+
+/**
+ * Loading the app is what makes a command slow (the TypeScript hook, the transports, the app's
+ * own modules), so the CLI does it only in the commands that need the app, and only then.
+ */
+
+export function noAppError(): TypedError {
+  return new TypedError({
+    message:
+      'No Herald application found here: add herald.config.ts, point package.json "herald.app" at the app folder, or create one with "herald new <dir>"',
+    type: ErrorType.CONFIG_ERROR,
+  });
+}
+
+/** The app's folders, read from its herald.config.ts; undefined when there is no app here. */
+export function findCliAppConfig(appDir: string | undefined = findAppDir()): ResolvedAppConfig | undefined {
+  if (!appDir) return undefined;
+  registerTypeScript(appDir);
+  return loadAppConfig(appDir);
+}
+
+/** The app's classes loaded in CLI run mode, nothing initialized: enough to list or run actions. */
+export async function loadCliServer(options: { appDir?: string; quiet?: boolean }): Promise<HeraldServer> {
+  const appDir = options.appDir ?? findAppDir();
+  if (!appDir) throw noAppError();
+  registerTypeScript(appDir);
+  // Deferred: the composition root loads every transport.
+  const { createHerald } = require("../../herald") as typeof import("../../herald");
+  const server = createHerald({ appDir, runMode: RUN_MODE.cli, ...(options.quiet ? { logLevel: "silent" as const } : {}) });
+  return server.load();
+}
+
+/** Boots the whole app for `herald start`. */
+export async function startCliServer(options: { appDir?: string; workersOnly?: boolean }): Promise<HeraldServer> {
+  const appDir = options.appDir ?? findAppDir();
+  if (!appDir) throw noAppError();
+  registerTypeScript(appDir);
+  const { startHerald } = require("../../herald") as typeof import("../../herald");
+  return startHerald({ appDir, runMode: options.workersOnly ? RUN_MODE.workers : RUN_MODE.server });
+}
+
+/** Serves the app over MCP on stdin/stdout for `herald mcp`; resolves when the client leaves. */
+export async function serveCliMcp(options: { appDir?: string }): Promise<void> {
+  const appDir = options.appDir ?? findAppDir();
+  if (!appDir) throw noAppError();
+  registerTypeScript(appDir);
+  const { serveMcpStdio } = require("../../herald") as typeof import("../../herald");
+  await serveMcpStdio({ appDir });
+}
+
+/**
+ * The body of an operator command (`tasks`, `migrate`): boots the app in cli mode, runs one
+ * operation, prints `{"response": …}` or the error body, and stops the app again.
+ */
+export async function runBootedCommand(
+  options: { appDir?: string; quiet: boolean },
+  output: { write(text: string): void; exit(code: number): void },
+  operation: (server: HeraldServer) => Promise<unknown>,
+): Promise<void> {
+  const { errorBody, toTypedError } = require("../../core/error-body") as typeof import("../../core/error-body");
+  let server: HeraldServer | undefined;
+  let code = 1;
+  try {
+    server = await loadCliServer(options);
+    await server.start();
+    output.write(`${JSON.stringify({ response: await operation(server) })}\n`);
+    code = 0;
+  } catch (thrown) {
+    output.write(`${JSON.stringify(errorBody(toTypedError(thrown, false), server?.config.production ?? true))}\n`);
+  } finally {
+    await server?.stop().catch(() => undefined);
+  }
+  output.exit(code);
+}

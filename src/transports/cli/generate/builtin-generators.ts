@@ -1,0 +1,173 @@
+import { join } from "node:path";
+import { HTTP_METHOD } from "../../../core/constants";
+import { ErrorType, TypedError } from "../../../core/errors";
+import { pathToRoot } from "./generator-context";
+import type { GeneratedFile, GeneratorContext, PluginGenerator } from "./plugin-generator";
+import { renderSchematic } from "./templates";
+
+/**
+ * Names of the framework's own initializers: an app initializer with one of them would clash
+ * at boot. test/transports/cli/generate.test.ts checks this list against the real ones.
+ */
+export const BUILTIN_INITIALIZER_NAMES = ["web", "websocket", "sessions", "tasks", "task-workers", "openapi", "mcp", "channels", "rate-limit"];
+
+function badOption(key: string, value: unknown, reason: string): never {
+  throw new TypedError({
+    message: `Invalid --${key} ${String(value)}: ${reason}. Nothing was written.`,
+    type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION,
+    key,
+    value,
+  });
+}
+
+function sentence(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The source file and its test, the test rendered with where the app root and the source are. */
+function sourceAndTest(
+  context: GeneratorContext,
+  folder: string,
+  schematic: string,
+  values: Record<string, string>,
+): GeneratedFile[] {
+  const sourcePath = join(folder, ...context.names.fileSegments) + ".ts";
+  const testPath = context.testPathFor(sourcePath);
+  const all = {
+    ...values,
+    appRoot: pathToRoot(testPath, context.app.root),
+    importPath: context.importPath(testPath, sourcePath),
+  };
+  return [
+    { path: sourcePath, content: renderSchematic(`${schematic}/${schematic}.ts.tpl`, all) },
+    { path: testPath, content: renderSchematic(`${schematic}/${schematic}.test.ts.tpl`, all), test: true },
+  ];
+}
+
+function actionValues(context: GeneratorContext, decorator: string, decoratorImports: string[]): Record<string, string> {
+  const { names } = context;
+  return {
+    name: names.name,
+    className: names.pascal,
+    description: sentence(names.segments.join(" ").replace(/[-_]/g, " ")),
+    decorator,
+    heraldImports: [...decoratorImports, "type Action", "type ActionParams"].join(", "),
+  };
+}
+
+function webDecorator(context: GeneratorContext): { decorator: string; imports: string[] } {
+  const { options, names } = context;
+  if (options.web === false) return { decorator: "@injectable()", imports: ["injectable"] };
+  const method = String(options.method ?? HTTP_METHOD.POST).toUpperCase();
+  if (!(method in HTTP_METHOD)) badOption("method", options.method, `use one of ${Object.values(HTTP_METHOD).join(", ")}`);
+  const route = options.route === undefined ? `/${names.fileSegments.join("/")}` : String(options.route);
+  if (!/^\/[^\s"'`\\]*$/.test(route)) badOption("route", route, 'a route starts with "/" and has no spaces, quotes or backslashes');
+  return {
+    decorator: `@Web({ route: ${JSON.stringify(route)}, method: HTTP_METHOD.${method} })`,
+    imports: ["HTTP_METHOD", "Web"],
+  };
+}
+
+function taskDecorator(context: GeneratorContext): string {
+  const queue = String(context.options.queue ?? "default");
+  if (!/^[a-zA-Z0-9:._-]{1,100}$/.test(queue)) badOption("queue", queue, 'use letters, digits, ":", ".", "_" or "-"');
+  const { frequency } = context.options;
+  if (frequency === undefined) return `@Task({ queue: ${JSON.stringify(queue)} })`;
+  if (typeof frequency !== "number" || !Number.isInteger(frequency) || frequency <= 0) {
+    badOption("frequency", frequency, "give a whole number of milliseconds above 0");
+  }
+  return `@Task({ queue: ${JSON.stringify(queue)}, frequency: ${frequency} })`;
+}
+
+const actionGenerator: PluginGenerator = {
+  type: "action",
+  description: "An action: name, zod inputs and run, served on every transport (with a web route)",
+  nameShape: "action",
+  options: {
+    method: { type: "string", describe: "action: HTTP method of its web route (default POST)", choices: Object.values(HTTP_METHOD) },
+    route: { type: "string", describe: "action: its web route (default /<group>/<verb>)" },
+    web: { type: "boolean", describe: "action: give it a web route (--no-web: CLI, WebSocket, MCP only)" },
+  },
+  generate(context) {
+    const { decorator, imports } = webDecorator(context);
+    return sourceAndTest(context, context.app.actions, "action", actionValues(context, decorator, imports));
+  },
+};
+
+const taskGenerator: PluginGenerator = {
+  type: "task",
+  description: "An action with a task: run by the task workers on a queue, once or every --frequency ms",
+  nameShape: "action",
+  options: {
+    queue: { type: "string", describe: 'task: its queue (default "default")' },
+    frequency: { type: "number", describe: "task: make it recurring, every this many milliseconds" },
+  },
+  generate(context) {
+    const values = actionValues(context, taskDecorator(context), ["Task"]);
+    return sourceAndTest(context, context.app.actions, "action", values);
+  },
+};
+
+const moduleName = (context: GeneratorContext) => context.names.fileSegments.join("-");
+
+const initializerGenerator: PluginGenerator = {
+  type: "initializer",
+  description: "An initializer: boot work (initialize, start, stop) run in priority order",
+  reservedNames: BUILTIN_INITIALIZER_NAMES,
+  generate: (context) =>
+    sourceAndTest(context, context.app.initializers, "initializer", {
+      className: `${context.names.pascal}Initializer`,
+      initializerName: moduleName(context),
+    }),
+};
+
+const middlewareGenerator: PluginGenerator = {
+  type: "middleware",
+  description: "Action middleware: runBefore and runAfter around the actions that list it",
+  generate: (context) =>
+    sourceAndTest(context, context.app.middleware, "middleware", {
+      className: `${context.names.pascal}Middleware`,
+      middlewareName: moduleName(context),
+    }),
+};
+
+const channelGenerator: PluginGenerator = {
+  type: "channel",
+  description: "A channel: who may subscribe to it over WebSocket",
+  generate: (context) =>
+    sourceAndTest(context, context.app.channels, "channel", {
+      className: `${context.names.pascal}Channel`,
+      channelName: context.names.fileSegments.join(":"),
+    }),
+};
+
+const serviceGenerator: PluginGenerator = {
+  type: "service",
+  description: "An injectable service, given to actions, initializers and other services through their constructors",
+  generate: (context) =>
+    sourceAndTest(context, context.app.services, "service", { className: `${context.names.pascal}Service` }),
+};
+
+const testGenerator: PluginGenerator = {
+  type: "test",
+  description: "A Jest test that boots the app on a free port",
+  generate(context) {
+    const path = join(context.app.tests, ...context.names.fileSegments) + ".test.ts";
+    const content = renderSchematic("test/test.test.ts.tpl", {
+      appRoot: pathToRoot(path, context.app.root),
+      description: sentence(context.names.segments.join(" ").replace(/[-_]/g, " ")),
+    });
+    // A test is the whole point here, so --no-test does not drop it.
+    return [{ path, content }];
+  },
+};
+
+export const BUILTIN_GENERATORS: readonly PluginGenerator[] = [
+  actionGenerator,
+  initializerGenerator,
+  middlewareGenerator,
+  channelGenerator,
+  serviceGenerator,
+  taskGenerator,
+  testGenerator,
+];

@@ -1,0 +1,159 @@
+import yargs, { Argv } from "yargs";
+import { findAppDir } from "../../core/app-config";
+import { ExitCode } from "../../core/constants";
+import { errorBody, toTypedError } from "../../core/error-body";
+import { ErrorType, TypedError } from "../../core/errors";
+import { guardUnhandledRejections } from "../../core/process-guards";
+import type { CommandOutput } from "./action-command";
+import { describeActions } from "./actions-command";
+import { loadCliServer, noAppError, serveCliMcp, startCliServer } from "./cli-app";
+import { registerGenerateCommand, registerNewCommand } from "./scaffold-commands";
+import { installSignalHandlers } from "./signals";
+import { registerTasksCommand } from "./tasks-command";
+import { registerMigrateCommand } from "./migrate-command";
+
+const packageVersion: string = require("../../../package.json").version;
+
+/** The framework's own commands (and aliases); any other first word is an action name. */
+const FRAMEWORK_COMMANDS = ["start", "actions", "build", "mcp", "tasks", "migrate", "generate", "g", "new", "help"];
+
+export interface ProgramOptions {
+  /** The application root; found from the working directory when absent. */
+  appDir?: string;
+  argv?: string[];
+  output?: CommandOutput;
+  /**
+   * Register one command per action of the app, which loads the app. Default true; `runCli`
+   * turns it off when the command line names a framework command or none, to stay quick.
+   */
+  actionCommands?: boolean;
+}
+
+const defaultOutput: CommandOutput = {
+  write: (text) => process.stdout.write(text),
+  exit: (code) => {
+    process.exitCode = code;
+  },
+};
+
+function usageErrorType(message: string): ErrorType {
+  return /^Missing required argument/.test(message)
+    ? ErrorType.CONNECTION_ACTION_PARAM_REQUIRED
+    : ErrorType.CONNECTION_ACTION_PARAM_VALIDATION;
+}
+
+function wantsQuiet(argv: readonly string[]): boolean {
+  return argv.includes("-q") || argv.includes("--quiet");
+}
+
+function firstCommandWord(argv: readonly string[]): string | undefined {
+  return argv.find((word) => !word.startsWith("-"));
+}
+
+/**
+ * The `herald` command line: the framework commands and one command per action of the app.
+ * The app is loaded (not booted) only to know its actions; a command boots only what it needs.
+ */
+export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> {
+  const argv = options.argv ?? process.argv.slice(2);
+  const output = options.output ?? defaultOutput;
+  const quiet = wantsQuiet(argv);
+  const appDir = options.appDir ?? findAppDir();
+  const appOption = appDir ? { appDir } : {};
+  const commands = new Set(FRAMEWORK_COMMANDS);
+
+  const program = yargs(argv)
+    .scriptName("herald")
+    .usage("Usage: $0 <command> [options]")
+    .parserConfiguration({ "camel-case-expansion": false })
+    .option("q", { alias: "quiet", type: "boolean", describe: "Suppress logs: stdout is only the JSON result", global: true })
+    .strict()
+    .command("$0", false, {}, () => {
+      program.showHelp((help) => output.write(`${help}\n`));
+      output.exit(ExitCode.success);
+    })
+    .command(
+      "start",
+      "Boot the application and serve every transport",
+      (command) => command.option("workers-only", { type: "boolean", describe: "Run task workers only, no web server" }),
+      async (args) => {
+        const server = await startCliServer({ ...appOption, workersOnly: Boolean(args["workers-only"]) });
+        guardUnhandledRejections(server.logger);
+        installSignalHandlers(server);
+      },
+    )
+    .command(
+      "actions",
+      "List the actions with their transports, routes and queues",
+      (command) => command.option("json", { type: "boolean", describe: "Print JSON" }),
+      async (args) => {
+        const server = await loadCliServer({ ...appOption, quiet });
+        output.write(describeActions(server.registry.list(), Boolean(args.json)));
+        output.exit(ExitCode.success);
+      },
+    )
+    .command("build", "Write the OpenAPI schema cache, so the server boots without generating it", {}, async () => {
+      const server = await loadCliServer({ ...appOption, quiet });
+      // Deferred like the app itself: the OpenAPI helpers load zod's JSON Schema converter.
+      const { writeOpenApiCache } = require("./build-command") as typeof import("./build-command");
+      const report = await writeOpenApiCache(server);
+      output.write(`wrote ${report.cache}: ${report.schemas} input schema(s), actions hash ${report.hash.slice(0, 12)}\n`);
+      output.exit(ExitCode.success);
+    });
+  program.command("mcp", "Serve the app over MCP on stdin/stdout, for desktop MCP clients", {}, async () => {
+    await serveCliMcp(appOption);
+    output.exit(ExitCode.success);
+  });
+  registerTasksCommand(program, appOption, quiet, output);
+  registerMigrateCommand(program, appOption, quiet, output);
+  registerGenerateCommand(program, appDir, output);
+  registerNewCommand(program, output);
+
+  if ((options.actionCommands ?? true) && appDir) {
+    const server = await loadCliServer({ ...appOption, quiet });
+    // Deferred: the flags are built from zod schemas.
+    const { registerActionCommand } = require("./action-command") as typeof import("./action-command");
+    for (const registered of server.registry.list()) {
+      commands.add(registered.name);
+      registerActionCommand(program, registered, server, output);
+    }
+  }
+
+  const unknownCommandHint = appDir
+    ? '"herald actions" lists the app\'s actions; "herald --help" the other commands'
+    : `${noAppError().message}; "herald --help" lists the commands`;
+  return program
+    .help()
+    .alias("h", "help")
+    .version(packageVersion)
+    .epilogue("Each action of the app is a command too: `herald actions` lists them, `herald <action> --help` shows its flags.")
+    .wrap(Math.min(120, program.terminalWidth()))
+    .fail((message, error) => {
+      // yargs goes on to run the handler unless the failure throws.
+      if (error) throw error;
+      const word = firstCommandWord(argv);
+      if (/^Unknown arguments?:/.test(message) && word !== undefined && !commands.has(word)) {
+        throw new TypedError({
+          message: `Unknown command "${word}": ${unknownCommandHint}`,
+          type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
+          key: "command",
+          value: word,
+        });
+      }
+      throw new TypedError({ message: `${message}. Run with --help for usage.`, type: usageErrorType(message) });
+    });
+}
+
+export async function runCli(argv: string[] = process.argv.slice(2)): Promise<void> {
+  try {
+    const word = firstCommandWord(argv);
+    const actionCommands = word !== undefined && !FRAMEWORK_COMMANDS.includes(word);
+    const program = await buildProgram({ argv, actionCommands });
+    await program.parseAsync();
+  } catch (thrown) {
+    const error = toTypedError(thrown, process.env.NODE_ENV === "production");
+    process.stdout.write(`${JSON.stringify(errorBody(error, true))}\n`);
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = ExitCode.error;
+  }
+}
