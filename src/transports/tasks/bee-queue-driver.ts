@@ -1,0 +1,316 @@
+import { randomUUID } from "node:crypto";
+import BeeQueue from "bee-queue";
+import { Redis } from "ioredis";
+import { ErrorType, TypedError } from "../../core/errors";
+import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
+import { asJobFailure } from "./job-failure";
+import { JobRecord, RedisRecords } from "./redis-records";
+
+export interface BeeQueueDriverOptions {
+  redisUrl: string;
+  /** Every key of this driver starts with it, so several apps (or test files) share one Redis. */
+  prefix: string;
+  resultTtlMs: number;
+  /** A job whose worker has not checked in for this long is handed to another worker. */
+  stallIntervalMs: number;
+  onError?: (error: Error, queue: string) => void;
+}
+
+interface Worker {
+  queue: BeeQueue<JobPayload>;
+  running: Set<AbortController>;
+}
+
+/** Thrown into bee-queue for a job cut off by a stop: it stays active and the stall check retries it. */
+class CutOff extends Error {}
+
+/** States of an ioredis connection that was up and is now lost (not one not yet opened). */
+const LOST = new Set(["reconnecting", "close", "end"]);
+
+/** How long a queue's first connection may take before an enqueue gives up on it. */
+const PRODUCER_READY_TIMEOUT_MS = 5000;
+
+// bee-queue's Lua scripts, which it loads only at its first connection (bee-queue#489).
+const beeQueueScripts = require("bee-queue/lib/lua") as { buildCache(client: unknown): Promise<unknown> };
+
+function queueUnavailable(cause: unknown): TypedError {
+  if (cause instanceof TypedError) return cause;
+  return new TypedError({
+    message: `The task queue (Redis) is unavailable: ${(cause as Error)?.message ?? cause}`,
+    type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
+    cause,
+  });
+}
+
+/** A backend call whose failure (Redis down, restarting, unreachable) is CONNECTION_SERVICE_UNAVAILABLE. */
+async function backend<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (cause) {
+    throw queueUnavailable(cause);
+  }
+}
+
+/**
+ * Queues on Redis through bee-queue: any worker of any process takes any job, at least once.
+ * bee-queue itself (with its own `redis` client) moves jobs; Herald's records live beside it (ioredis).
+ */
+export class BeeQueueDriver implements QueueDriver {
+  readonly kind = "redis";
+  private readonly redis: Redis;
+  private readonly records: RedisRecords;
+  private readonly producers = new Map<string, BeeQueue<JobPayload>>();
+  private readonly workers = new Map<string, Worker>();
+
+  constructor(private readonly options: BeeQueueDriverOptions) {
+    // A short disconnectTimeout: after a failed connect, ioredis would hold a 2 s timer open.
+    this.redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, disconnectTimeout: 200 });
+    this.records = new RedisRecords(this.redis, options.prefix, options.resultTtlMs);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  enqueue(queue: string, newJobs: readonly NewJob[]): Promise<string[]> {
+    return backend(() => this.save(queue, newJobs));
+  }
+
+  private async save(queue: string, newJobs: readonly NewJob[]): Promise<string[]> {
+    const producer = await this.readyProducer(queue);
+    const ids = newJobs.map((newJob) => newJob.jobId ?? randomUUID());
+    const given = newJobs.flatMap((newJob, index) =>
+      newJob.jobId === undefined ? [] : [{ index, id: ids[index]!, ttlMs: (newJob.delayMs ?? 0) + this.options.resultTtlMs }],
+    );
+    const claimed = await this.records.claimJobIds(queue, given);
+    const taken = new Set(given.filter((_, at) => !claimed[at]).map(({ index }) => index));
+    const toSave: BeeQueue.Job<JobPayload>[] = [];
+    for (const [index, newJob] of newJobs.entries()) {
+      if (taken.has(index)) continue;
+      const id = ids[index]!;
+      const job = producer.createJob(newJob.payload).setId(id).retries(newJob.retries);
+      if (newJob.backoff.delayMs > 0) job.backoff(newJob.backoff.strategy, newJob.backoff.delayMs);
+      if (newJob.delayMs && newJob.delayMs > 0) job.delayUntil(Date.now() + newJob.delayMs);
+      toSave.push(job);
+    }
+    if (toSave.length) {
+      const errors = await producer
+        .saveAll(toSave)
+        .catch((error: Error) => new Map(toSave.map((job) => [job, error] as const)));
+      if (errors.size) {
+        // The ids of jobs that were never saved must not block a later enqueue of them.
+        await this.records.releaseJobIds(queue, [...errors.keys()].map((job) => job.id)).catch(() => undefined);
+        throw errors.values().next().value;
+      }
+    }
+    return ids;
+  }
+
+  async process(queue: string, concurrency: number, handler: JobHandler): Promise<void> {
+    if (this.workers.has(queue)) throw new Error(`Queue "${queue}" already has a worker in this process`);
+    const worker: Worker = { queue: this.createQueue(queue, true), running: new Set() };
+    this.workers.set(queue, worker);
+    await worker.queue.ready();
+    worker.queue.process(concurrency, (job: BeeQueue.Job<JobPayload>) => this.runJob(worker, queue, job, handler));
+    worker.queue.checkStalledJobs(Math.max(50, Math.floor(this.options.stallIntervalMs / 2))).catch((error: Error) => {
+      this.options.onError?.(error, queue);
+    });
+  }
+
+  getJob(queue: string, id: string): Promise<JobInfo | undefined> {
+    return backend(() => this.readJob(queue, id));
+  }
+
+  private async readJob(queue: string, id: string): Promise<JobInfo | undefined> {
+    const key = (part: string) => this.records.queueKey(queue, part);
+    const replies = (await this.redis
+      .multi()
+      .hget(key("jobs"), id)
+      .sismember(key("failed"), id)
+      .zscore(key("delayed"), id)
+      .lpos(key("active"), id)
+      .exec()) as [Error | null, unknown][];
+    const [raw, failed, delayedAt, activeAt] = replies.map(([, value]) => value);
+    const [record] = await this.records.records(queue, [id]);
+    const payload = raw ? (JSON.parse(raw as string) as { data: JobPayload }).data : record?.payload;
+    if (!payload) return undefined;
+    const status: JobStatus | undefined =
+      failed === 1 ? "failed"
+      : delayedAt !== null ? "delayed"
+      : activeAt !== null ? "active"
+      : raw ? "waiting"
+      : record?.status === "succeeded" ? "succeeded"
+      : undefined;
+    return status ? toInfo(queue, id, payload, status, record) : undefined;
+  }
+
+  async stats(queue: string): Promise<QueueStats> {
+    const health = await backend(async () => (await this.readyProducer(queue)).checkHealth());
+    return { waiting: health.waiting, active: health.active, delayed: health.delayed, failed: health.failed };
+  }
+
+  async failed(queue: string, limit: number): Promise<JobInfo[]> {
+    const { jobs, records } = await backend(async () => {
+      const jobs = await (await this.readyProducer(queue)).getJobs("failed", { size: limit });
+      return { jobs, records: await this.records.records(queue, jobs.map((job) => job.id)) };
+    });
+    return jobs.map((job, index) => {
+      const record = records[index];
+      const stacktrace = (job.options.stacktraces as string[] | undefined)?.[0];
+      const fallback = stacktrace ? asJobFailure(new Error(stacktrace.split("\n")[0])).body : undefined;
+      return toInfo(queue, job.id, job.data, "failed", record ?? (fallback ? { error: fallback } : undefined));
+    });
+  }
+
+  retry(queue: string, id: string): Promise<boolean> {
+    return backend(() => this.records.retryFailed(queue, id));
+  }
+
+  remove(queue: string, id: string): Promise<void> {
+    return backend(async () => {
+      await (await this.readyProducer(queue)).removeJob(id);
+      await this.records.forget(queue, id);
+    });
+  }
+
+  createFanOut(record: FanOutRecord): Promise<boolean> {
+    return backend(() => this.records.createFanOut(record));
+  }
+
+  fanOut(id: string): Promise<FanOutProgress | undefined> {
+    return backend(() => this.records.fanOut(id));
+  }
+
+  claim(key: string, ttlMs: number): Promise<boolean> {
+    return this.records.claim(key, ttlMs);
+  }
+
+  async stopWorkers(timeoutMs: number): Promise<number> {
+    const workers = [...this.workers.values()];
+    this.workers.clear();
+    // bee-queue treats a timeout of 0 as "use the default"; 1 ms is the nearest to "do not wait".
+    await Promise.all(workers.map((worker) => worker.queue.close(Math.max(1, timeoutMs)).catch(() => undefined)));
+    // After close, a job still running can no longer be marked done: it stays active, and the
+    // stall check of a live worker hands it out again.
+    let cutOff = 0;
+    for (const worker of workers) {
+      for (const controller of worker.running) {
+        controller.abort(new CutOff("worker stopped"));
+        cutOff += 1;
+      }
+    }
+    return cutOff;
+  }
+
+  async close(): Promise<void> {
+    await this.stopWorkers(1);
+    const producers = [...this.producers.values()];
+    this.producers.clear();
+    await Promise.all(producers.map((producer) => producer.close().catch(() => undefined)));
+    // QUIT only on a live connection: on one still (re)connecting it would connect first.
+    if (this.redis.status === "ready") await this.redis.quit().catch(() => this.redis.disconnect());
+    else this.redis.disconnect();
+  }
+
+  /** The queue's producer, connected; a producer that cannot connect in time fails rather than waits. */
+  private async readyProducer(queue: string): Promise<BeeQueue<JobPayload>> {
+    // A first producer would wait for its connection: while the driver's own one is lost, say so now.
+    if (!this.producers.has(queue) && LOST.has(this.redis.status)) throw new Error(`Redis is not connected (${this.redis.status})`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`not connected within ${PRODUCER_READY_TIMEOUT_MS} ms`)), PRODUCER_READY_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([this.producer(queue).ready(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private producer(queue: string): BeeQueue<JobPayload> {
+    let producer = this.producers.get(queue);
+    if (!producer) this.producers.set(queue, (producer = this.createQueue(queue, false)));
+    return producer;
+  }
+
+  private createQueue(queue: string, isWorker: boolean): BeeQueue<JobPayload> {
+    const created = new BeeQueue<JobPayload>(queue, {
+      prefix: this.records.beeQueuePrefix,
+      // A producer must not queue commands while Redis is away: its callers get a 503 at once
+      // instead of a request hanging until Redis returns. A worker keeps the offline queue, so
+      // its waiting BRPOPLPUSH goes out as soon as the connection is back.
+      redis: {
+        url: this.options.redisUrl,
+        // node_redis's own reconnection delay grows without bound (×1.7 a try): after a long
+        // outage a queue would come back minutes after Redis. Capped at 2 s as ioredis does.
+        retry_strategy: ({ attempt }: { attempt: number }) => Math.min(attempt * 100, 2000),
+        ...(isWorker ? {} : { enable_offline_queue: false }),
+      },
+      isWorker,
+      getEvents: false,
+      sendEvents: false,
+      storeJobs: false,
+      activateDelayedJobs: isWorker,
+      delayedDebounce: 100,
+      removeOnSuccess: true,
+      removeOnFailure: false,
+      stallInterval: this.options.stallIntervalMs,
+    });
+    // A Redis that restarted has forgotten the scripts: load them again at every reconnection.
+    created
+      .ready()
+      .then(() => {
+        const client = (created as unknown as { client: NodeJS.EventEmitter }).client;
+        client.on("ready", () => {
+          beeQueueScripts.buildCache(client).catch((error: Error) => this.options.onError?.(error, queue));
+        });
+      })
+      .catch(() => undefined);
+    created.on("error", (error: Error) => {
+      // A cut-off job cannot be marked done after close; stopWorkers counts those already.
+      if (error instanceof CutOff || /^unable to update the status/.test(error.message)) return;
+      this.options.onError?.(error, queue);
+    });
+    return created;
+  }
+
+  private async runJob(worker: Worker, queue: string, job: BeeQueue.Job<JobPayload>, handler: JobHandler): Promise<null> {
+    const controller = new AbortController();
+    worker.running.add(controller);
+    const attempts = ((job.options.stacktraces as unknown[] | undefined)?.length ?? 0) + 1;
+    const payload = job.data;
+    try {
+      let result: unknown;
+      try {
+        result = await handler({ id: job.id, queue, payload, attempt: attempts, signal: controller.signal });
+      } catch (thrown) {
+        if (controller.signal.aborted) throw new CutOff("worker stopped");
+        const failure = asJobFailure(thrown);
+        // bee-queue reads the retries left from the job: none left means a final failure.
+        if (!failure.retryable) job.options.retries = 0;
+        const status = job.options.retries > 0 ? "retrying" : "failed";
+        await this.records.saveAttempt(queue, job.id, { payload, status, attempts, error: failure.body });
+        throw failure;
+      }
+      if (controller.signal.aborted) throw new CutOff("worker stopped");
+      await this.records.saveAttempt(queue, job.id, { payload, status: "succeeded", attempts, result });
+      return null;
+    } finally {
+      worker.running.delete(controller);
+    }
+  }
+}
+
+function toInfo(queue: string, id: string, payload: JobPayload, status: JobStatus, record?: Partial<JobRecord>): JobInfo {
+  return {
+    id,
+    queue,
+    action: payload.action,
+    params: payload.params,
+    status,
+    attempts: record?.attempts ?? 0,
+    ...(status === "succeeded" ? { result: record?.result ?? null } : {}),
+    ...(record?.error ? { error: record.error } : {}),
+    ...(payload.fanOut ? { fanOut: payload.fanOut } : {}),
+  };
+}

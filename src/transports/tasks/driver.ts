@@ -1,0 +1,117 @@
+import type { ErrorBody } from "../../core/error-body";
+
+/** What a queued job carries: the action to run and its raw (not yet validated) params. */
+export interface JobPayload {
+  action: string;
+  params: Record<string, unknown>;
+  /** Set on the children of a fan-out, so their outcome is collected there. */
+  fanOut?: { id: string; index: number };
+  /** Set on a recurring task's job: the period (Unix time / frequency) it was queued for. */
+  period?: number;
+}
+
+export interface Backoff {
+  strategy: "fixed" | "exponential";
+  /** The wait before the first retry; `exponential` doubles it for each next one. */
+  delayMs: number;
+}
+
+export interface NewJob {
+  payload: JobPayload;
+  /** Given ids de-duplicate: a second job with the same id is not queued while the first is known. */
+  jobId?: string;
+  delayMs?: number;
+  /** Retries after the first failed attempt; 0 fails the job at its first error. */
+  retries: number;
+  backoff: Backoff;
+}
+
+export type JobStatus = "waiting" | "delayed" | "active" | "succeeded" | "failed";
+
+export type JobError = ErrorBody["error"];
+
+export interface JobInfo {
+  id: string;
+  queue: string;
+  action: string;
+  params: Record<string, unknown>;
+  status: JobStatus;
+  /** Attempts that have ended so far (a stalled attempt that was cut off does not count). */
+  attempts: number;
+  /** What `run` returned, for a succeeded job, kept for the result retention time. */
+  result?: unknown;
+  /** The error body of the last failed attempt. */
+  error?: JobError;
+  fanOut?: { id: string; index: number };
+}
+
+export interface QueueStats {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+/** A job handed to a worker. `signal` fires when the worker is stopping and its time is up. */
+export interface RunningJob {
+  id: string;
+  queue: string;
+  payload: JobPayload;
+  attempt: number;
+  signal: AbortSignal;
+}
+
+/** Resolves with the job's result, or rejects with a `JobFailure` (any other error is wrapped). */
+export type JobHandler = (job: RunningJob) => Promise<unknown>;
+
+export interface FanOutRecord {
+  id: string;
+  action: string;
+  queue: string;
+  total: number;
+  createdAt: number;
+}
+
+/** The final outcome of one child of a fan-out. */
+export type ChildOutcome = { ok: true; result: unknown } | { ok: false; error: JobError };
+
+export interface FanOutProgress extends FanOutRecord {
+  succeeded: number;
+  failed: number;
+  pending: number;
+  complete: boolean;
+  /** Index-aligned with the params list; `null` where a child has not succeeded (yet). */
+  results: unknown[];
+  errors: { index: number; error: JobError }[];
+}
+
+/**
+ * A queue backend. Two implement it, with one contract test suite: bee-queue on Redis for
+ * production and several processes, and an in-process one for development without Redis.
+ */
+export interface QueueDriver {
+  readonly kind: "redis" | "memory";
+  /** Fails when the backend is unreachable. */
+  ping(): Promise<void>;
+  /** Queues the jobs (pipelined where the backend can) and returns their ids, in order. */
+  enqueue(queue: string, jobs: readonly NewJob[]): Promise<string[]>;
+  /** Starts taking jobs of the queue, at most `concurrency` at once. */
+  process(queue: string, concurrency: number, handler: JobHandler): Promise<void>;
+  getJob(queue: string, id: string): Promise<JobInfo | undefined>;
+  stats(queue: string): Promise<QueueStats>;
+  failed(queue: string, limit: number): Promise<JobInfo[]>;
+  /** Puts a failed job back to waiting; false when no failed job has that id. */
+  retry(queue: string, id: string): Promise<boolean>;
+  remove(queue: string, id: string): Promise<void>;
+  /** Records a fan-out; false when one with that id already exists. */
+  createFanOut(record: FanOutRecord): Promise<boolean>;
+  fanOut(id: string): Promise<FanOutProgress | undefined>;
+  /** Takes a lock that expires by itself; true for exactly one caller among all sharing the backend. */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Stops taking jobs and waits up to `timeoutMs` for the ones in hand. The rest are cut off
+   * (their signal fires) and handed out again; resolves with how many were cut off.
+   */
+  stopWorkers(timeoutMs: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,43 @@
+import { CONNECTION_TYPE } from "../../core/constants";
+import { Connection } from "../../core/connection";
+import { errorBody } from "../../core/error-body";
+import type { TypedError } from "../../core/errors";
+import type { HeraldServer } from "../../core/server";
+import type { JobHandler } from "./driver";
+import { JobFailure } from "./job-failure";
+
+/** What an action run by a worker finds in `connection.state.task`. */
+export interface TaskJobState {
+  queue: string;
+  jobId: string;
+  attempt: number;
+  fanOut?: { id: string; index: number };
+  /** For a recurring task: the period it runs for, counted as floor(Unix ms / frequency). */
+  period?: number;
+}
+
+/**
+ * Client errors (bad params, not found, forbidden …) would fail the same way again; a timeout,
+ * a rate limit and server-side errors may not.
+ */
+export function isRetryable(error: TypedError): boolean {
+  return error.status >= 500 || error.status === 408 || error.status === 429;
+}
+
+/** Runs each job through the one pipeline, on a `task` connection; an error fails the attempt. */
+export function jobRunner(server: HeraldServer): JobHandler {
+  return async (job) => {
+    const connection = new Connection({ type: CONNECTION_TYPE.task, id: job.id });
+    const state: TaskJobState = {
+      queue: job.queue,
+      jobId: job.id,
+      attempt: job.attempt,
+      ...(job.payload.fanOut ? { fanOut: job.payload.fanOut } : {}),
+      ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
+    };
+    connection.state.task = state;
+    const result = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { signal: job.signal });
+    if (result.error) throw new JobFailure(errorBody(result.error, server.config.production).error, isRetryable(result.error));
+    return result.response;
+  };
+}

@@ -1,0 +1,136 @@
+import type { Redis } from "ioredis";
+import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobPayload } from "./driver";
+import { summarizeFanOut } from "./fan-out";
+
+/** What Herald keeps about a job beside bee-queue's own data: its payload, attempts and outcome. */
+export interface JobRecord {
+  payload: JobPayload;
+  status: "succeeded" | "failed" | "retrying";
+  attempts: number;
+  result?: unknown;
+  error?: JobError;
+}
+
+const RECORD_CHILD = `
+if redis.call("exists", KEYS[1]) == 1 then
+  redis.call("hset", KEYS[1], ARGV[1], ARGV[2])
+  redis.call("pexpire", KEYS[1], ARGV[3])
+end`;
+
+const RETRY_FAILED = `
+if redis.call("srem", KEYS[1], ARGV[1]) == 1 then
+  redis.call("lpush", KEYS[2], ARGV[1])
+  return 1
+end
+return 0`;
+
+/**
+ * Herald's own keys next to bee-queue's, under the same prefix: job records (bee-queue drops a
+ * succeeded job, and keeps no result or error body), fan-outs, de-duplication and period locks.
+ */
+export class RedisRecords {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly resultTtlMs: number,
+  ) {}
+
+  /** bee-queue's key for a queue's list, set or hash (`jobs`, `waiting`, `active`, `delayed`, `failed`). */
+  queueKey(queue: string, part: string): string {
+    return `${this.beeQueuePrefix}:${queue}:${part}`;
+  }
+
+  get beeQueuePrefix(): string {
+    return `${this.prefix}:q`;
+  }
+
+  /** Claims given job ids in one round trip; false for each id a job already has. */
+  async claimJobIds(queue: string, claims: readonly { id: string; ttlMs: number }[]): Promise<boolean[]> {
+    if (!claims.length) return [];
+    const pipeline = this.redis.pipeline();
+    for (const { id, ttlMs } of claims) pipeline.set(this.dedupeKey(queue, id), "1", "PX", ttlMs, "NX");
+    const replies = (await pipeline.exec()) as [Error | null, unknown][];
+    return replies.map(([error, reply]) => {
+      if (error) throw error;
+      return reply === "OK";
+    });
+  }
+
+  async releaseJobIds(queue: string, ids: readonly string[]): Promise<void> {
+    if (ids.length) await this.redis.del(...ids.map((id) => this.dedupeKey(queue, id)));
+  }
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(`${this.prefix}:claim:${key}`, "1", "PX", ttlMs, "NX")) === "OK";
+  }
+
+  /**
+   * Writes the end of an attempt. A success is kept for the retention time (and keeps its id
+   * claimed as long); a final failure is kept until the job is retried or removed.
+   */
+  async saveAttempt(queue: string, id: string, record: JobRecord): Promise<void> {
+    const write = this.redis.multi();
+    const key = this.recordKey(queue, id);
+    if (record.status === "succeeded") {
+      write.set(key, JSON.stringify(record), "PX", this.resultTtlMs);
+      write.pexpire(this.dedupeKey(queue, id), this.resultTtlMs);
+    } else {
+      write.set(key, JSON.stringify(record));
+    }
+    const fanOut = record.payload.fanOut;
+    if (fanOut && record.status !== "retrying") {
+      const outcome: ChildOutcome =
+        record.status === "succeeded" ? { ok: true, result: record.result } : { ok: false, error: record.error! };
+      write.eval(RECORD_CHILD, 1, this.fanOutKey(fanOut.id), String(fanOut.index), JSON.stringify(outcome), this.resultTtlMs);
+    }
+    await write.exec();
+  }
+
+  async records(queue: string, ids: readonly string[]): Promise<(JobRecord | undefined)[]> {
+    if (!ids.length) return [];
+    const raw = await this.redis.mget(ids.map((id) => this.recordKey(queue, id)));
+    return raw.map((value) => (value ? (JSON.parse(value) as JobRecord) : undefined));
+  }
+
+  async forget(queue: string, id: string): Promise<void> {
+    await this.redis.del(this.recordKey(queue, id), this.dedupeKey(queue, id));
+  }
+
+  /** Moves a failed job back to waiting, atomically, so two retries do not queue it twice. */
+  async retryFailed(queue: string, id: string): Promise<boolean> {
+    const moved = await this.redis.eval(RETRY_FAILED, 2, this.queueKey(queue, "failed"), this.queueKey(queue, "waiting"), id);
+    return moved === 1;
+  }
+
+  async createFanOut(record: FanOutRecord): Promise<boolean> {
+    const key = this.fanOutKey(record.id);
+    const [[, created]] = (await this.redis
+      .multi()
+      .hsetnx(key, "record", JSON.stringify(record))
+      .pexpire(key, this.resultTtlMs)
+      .exec()) as [[Error | null, number]];
+    return created === 1;
+  }
+
+  async fanOut(id: string): Promise<FanOutProgress | undefined> {
+    const fields = await this.redis.hgetall(this.fanOutKey(id));
+    if (!fields.record) return undefined;
+    const outcomes = new Map<number, ChildOutcome>();
+    for (const [field, value] of Object.entries(fields)) {
+      if (field !== "record") outcomes.set(Number(field), JSON.parse(value) as ChildOutcome);
+    }
+    return summarizeFanOut(JSON.parse(fields.record) as FanOutRecord, outcomes);
+  }
+
+  private recordKey(queue: string, id: string): string {
+    return `${this.prefix}:record:${queue}:${id}`;
+  }
+
+  private dedupeKey(queue: string, id: string): string {
+    return `${this.prefix}:jobid:${queue}:${id}`;
+  }
+
+  private fanOutKey(id: string): string {
+    return `${this.prefix}:fanout:${id}`;
+  }
+}

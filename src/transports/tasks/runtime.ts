@@ -1,0 +1,99 @@
+import { Lifecycle, scoped } from "tsyringe";
+import { RUN_MODE } from "../../core/constants";
+import { ErrorType, TypedError } from "../../core/errors";
+import type { RegisteredAction } from "../../core/registry";
+import { HeraldServer } from "../../core/server";
+import { BeeQueueDriver } from "./bee-queue-driver";
+import type { QueueDriver } from "./driver";
+import { InProcessDriver } from "./in-process-driver";
+import { readTasksSettings, TasksSettings } from "./settings";
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+/** Run modes whose processes run workers; the others (cli, mcp) only enqueue. */
+export const WORKER_RUN_MODES: readonly RUN_MODE[] = [RUN_MODE.server, RUN_MODE.workers];
+
+/** One server's queue driver and settings, opened at boot (or at first use) and closed at stop. */
+@scoped(Lifecycle.ContainerScoped)
+export class TaskRuntime {
+  private opening: Promise<QueueDriver> | undefined;
+  private closed = false;
+  private settingsRead: TasksSettings | undefined;
+
+  constructor(readonly server: HeraldServer) {}
+
+  get settings(): TasksSettings {
+    return (this.settingsRead ??= readTasksSettings(this.server.config));
+  }
+
+  get runsWorkers(): boolean {
+    return WORKER_RUN_MODES.includes(this.server.runMode);
+  }
+
+  /** The driver, opened on first use, so that initializers that boot before "tasks" can enqueue. */
+  driver(): Promise<QueueDriver> {
+    if (this.closed) {
+      return Promise.reject(
+        new TypedError({ message: "Tasks are stopped: the server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE }),
+      );
+    }
+    // A failed opening is forgotten, so the first use after Redis is back opens it again.
+    this.opening ??= this.open().catch((error: unknown) => {
+      this.opening = undefined;
+      throw error;
+    });
+    return this.opening;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const opening = this.opening;
+    this.opening = undefined;
+    const driver = await opening?.catch(() => undefined);
+    await driver?.close();
+  }
+
+  /** Actions that have a `task`, by name. */
+  taskActions(): RegisteredAction[] {
+    return this.server.registry.list().filter((entry) => entry.action.task);
+  }
+
+  /** Every queue that a task action names. */
+  queues(): string[] {
+    return [...new Set(this.taskActions().map((entry) => entry.action.task!.queue))].sort();
+  }
+
+  private async open(): Promise<QueueDriver> {
+    const settings = this.settings;
+    const driver: QueueDriver =
+      settings.driver === "redis"
+        ? new BeeQueueDriver({
+            redisUrl: settings.redisUrl!,
+            prefix: settings.prefix,
+            resultTtlMs: settings.resultTtlMs,
+            stallIntervalMs: settings.stallIntervalMs,
+            onError: (error, queue) => this.server.logger.error({ err: error, queue }, "task queue error"),
+          })
+        : new InProcessDriver({ resultTtlMs: settings.resultTtlMs });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        driver.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (cause) {
+      await driver.close().catch(() => undefined);
+      throw new TypedError({
+        message: `The task queue cannot reach Redis (REDIS_URL): ${(cause as Error).message}`,
+        // At boot the server reports it as SERVER_INITIALIZATION; at an enqueue it is a 503.
+        type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
+        cause,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+    return driver;
+  }
+}

@@ -1,0 +1,192 @@
+import type { TaskOperations } from "../../core/task-operations";
+import { randomUUID } from "node:crypto";
+import { Lifecycle, scoped } from "tsyringe";
+import type { ActionDefinition } from "../../core/action";
+import { ErrorType, TypedError } from "../../core/errors";
+import { validateParams } from "../../core/validation";
+import { redactSecrets } from "../../core/secret";
+import type { Backoff, FanOutProgress, JobInfo, NewJob, QueueStats } from "./driver";
+import { TaskRuntime } from "./runtime";
+
+export interface EnqueueOptions {
+  /** Run no sooner than this many milliseconds from now. */
+  delayMs?: number;
+  /** Retries after a failed first attempt; default TASKS_RETRIES (2). */
+  retries?: number;
+  /** A number is the first wait of an exponential backoff; default TASKS_BACKOFF_MS (1000), exponential. */
+  backoff?: number | Backoff;
+  /** De-duplicates: while a job with this id is known, enqueueing it again queues nothing. */
+  jobId?: string;
+}
+
+export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs"> {
+  /** Makes the fan-out idempotent: calling again with the same id queues no child twice. */
+  id?: string;
+}
+
+type Params = Record<string, unknown>;
+
+/**
+ * Queues background tasks. Inject it into an action, an initializer or a service; params are
+ * validated against the action's `inputs` here, so a bad enqueue fails at once, not in a worker.
+ */
+@scoped(Lifecycle.ContainerScoped)
+export class TaskService implements TaskOperations {
+  constructor(private readonly runtime: TaskRuntime) {}
+
+  /** Queues one run of a task action on its queue and returns the job id. */
+  async enqueue(actionName: string, params: Params = {}, options: EnqueueOptions = {}): Promise<string> {
+    const action = this.taskAction(actionName);
+    await validateParams(action.inputs, params);
+    const driver = await this.openForJobs();
+    const [id] = await driver.enqueue(action.task!.queue, [
+      { payload: { action: action.name, params: asJson(params) }, ...this.jobOptions(options) },
+    ]);
+    return id!;
+  }
+
+  /**
+   * Queues one child job per params, in batches, and returns a fan-out id whose progress and
+   * results `fanOutProgress` reads for TASKS_RESULT_TTL. Every params is validated first.
+   */
+  async fanOut(actionName: string, paramsList: readonly Params[], options: FanOutOptions = {}): Promise<string> {
+    const action = this.taskAction(actionName);
+    for (const [index, params] of paramsList.entries()) {
+      try {
+        await validateParams(action.inputs, params);
+      } catch (error) {
+        throw forItem(error, index);
+      }
+    }
+    const driver = await this.openForJobs();
+    const id = options.id ?? randomUUID();
+    const queue = action.task!.queue;
+    await driver.createFanOut({ id, action: action.name, queue, total: paramsList.length, createdAt: Date.now() });
+    const jobOptions = this.jobOptions(options);
+    const batch = this.runtime.settings.fanOutBatch;
+    for (let start = 0; start < paramsList.length; start += batch) {
+      const jobs: NewJob[] = paramsList.slice(start, start + batch).map((params, offset) => ({
+        ...jobOptions,
+        payload: { action: action.name, params: asJson(params), fanOut: { id, index: start + offset } },
+        // Child ids derive from the fan-out id, so an idempotent fan-out de-duplicates its children.
+        ...(options.id !== undefined ? { jobId: `${id}:${start + offset}` } : {}),
+      }));
+      await driver.enqueue(queue, jobs);
+    }
+    return id;
+  }
+
+  /** Counts, results (index-aligned) and errors of a fan-out; undefined once it has expired. */
+  async fanOutProgress(fanOutId: string): Promise<FanOutProgress | undefined> {
+    return (await this.runtime.driver()).fanOut(fanOutId);
+  }
+
+  /** A job as it stands; its params' secret() fields read `[[secret]]`, as in the logs. */
+  async getJob(queue: string, jobId: string): Promise<JobInfo | undefined> {
+    const job = await (await this.runtime.driver()).getJob(queue, jobId);
+    return job && this.redacted(job);
+  }
+
+  /** Every queue a task action names. */
+  queues(): string[] {
+    return this.runtime.queues();
+  }
+
+  /** Waiting, active, delayed and failed counts, of one queue or of every queue. */
+  async stats(queue?: string): Promise<Record<string, QueueStats>> {
+    const driver = await this.runtime.driver();
+    const queues = queue ? [queue] : this.queues();
+    return Object.fromEntries(await Promise.all(queues.map(async (name) => [name, await driver.stats(name)] as const)));
+  }
+
+  /** Failed jobs of a queue, with the error body of their last attempt. */
+  async failed(queue: string, { limit = 100 }: { limit?: number } = {}): Promise<JobInfo[]> {
+    return (await (await this.runtime.driver()).failed(queue, limit)).map((job) => this.redacted(job));
+  }
+
+  /** What inspection shows of a job: never the value of a secret() param (`herald tasks failed` prints it). */
+  private redacted(job: JobInfo): JobInfo {
+    const inputs = this.runtime.server.registry.get(job.action)?.action.inputs;
+    return { ...job, params: redactSecrets(inputs, job.params) as Record<string, unknown> };
+  }
+
+  /** Queues a failed job again (one more attempt); false when the queue has no failed job of that id. */
+  async retry(queue: string, jobId: string): Promise<boolean> {
+    return (await this.runtime.driver()).retry(queue, jobId);
+  }
+
+  async remove(queue: string, jobId: string): Promise<void> {
+    await (await this.runtime.driver()).remove(queue, jobId);
+  }
+
+  private taskAction(actionName: string): ActionDefinition {
+    const registered = this.runtime.server.registry.get(actionName);
+    if (!registered) {
+      throw new TypedError({
+        message: `Unknown action "${actionName}"`,
+        type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
+        key: "action",
+        value: actionName,
+      });
+    }
+    if (!registered.action.task) {
+      throw new TypedError({
+        message: `Action "${actionName}" has no "task" property, so it cannot be queued`,
+        type: ErrorType.CONNECTION_TASK_DEFINITION,
+        key: "action",
+        value: actionName,
+      });
+    }
+    return registered.action;
+  }
+
+  private async openForJobs() {
+    const driver = await this.runtime.driver();
+    if (driver.kind === "memory" && !this.runtime.runsWorkers) {
+      throw new TypedError({
+        message:
+          `Without REDIS_URL, queues live inside the server process, so this ${this.runtime.server.runMode} ` +
+          "process cannot queue a task that any worker would run. Set REDIS_URL.",
+        type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
+      });
+    }
+    return driver;
+  }
+
+  private jobOptions(options: EnqueueOptions): Omit<NewJob, "payload"> {
+    const settings = this.runtime.settings;
+    const retries = options.retries ?? settings.retries;
+    const backoff: Backoff =
+      typeof options.backoff === "object"
+        ? options.backoff
+        : { strategy: "exponential", delayMs: options.backoff ?? settings.backoffMs };
+    if (!Number.isInteger(retries) || retries < 0 || !Number.isInteger(backoff.delayMs) || backoff.delayMs < 0) {
+      throw new TypedError({
+        message: "retries and backoff must be whole numbers of at least 0",
+        type: ErrorType.CONNECTION_TASK_DEFINITION,
+      });
+    }
+    return {
+      retries,
+      backoff,
+      ...(options.delayMs !== undefined ? { delayMs: Math.max(0, Math.round(options.delayMs)) } : {}),
+      ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
+    };
+  }
+}
+
+/** Params as they will be stored: JSON, so a Date becomes its ISO string on every driver alike. */
+function asJson(params: Params): Params {
+  return JSON.parse(JSON.stringify(params ?? {})) as Params;
+}
+
+function forItem(error: unknown, index: number): unknown {
+  if (!(error instanceof TypedError)) return error;
+  return new TypedError({
+    message: `Fan-out item ${index}: ${error.message}`,
+    type: error.type,
+    key: error.key ? `${index}.${error.key}` : String(index),
+    ...(error.value !== undefined ? { value: error.value } : {}),
+    ...(error.issues ? { issues: error.issues.map((issue) => ({ ...issue, path: [index, ...issue.path] })) } : {}),
+  });
+}

@@ -1,0 +1,38 @@
+import { injectable } from "tsyringe";
+import type { Initializer } from "../../core/initializer";
+import { HeraldServer } from "../../core/server";
+import { TaskRuntime } from "./runtime";
+import { TaskService } from "./task-service";
+import { TASK_OPERATIONS } from "../../core/task-operations";
+
+/**
+ * Opens the queue driver early (so other initializers can enqueue) and closes it last. In every
+ * run mode: cli and mcp processes enqueue too; workers are the "task-workers" initializer's.
+ */
+@injectable()
+export class TasksInitializer implements Initializer {
+  readonly name = "tasks";
+  readonly priority = 100;
+
+  constructor(
+    private readonly runtime: TaskRuntime,
+    private readonly server: HeraldServer,
+  ) {
+    server.container.register(TASK_OPERATIONS, { useToken: TaskService });
+  }
+
+  /**
+   * A process with workers connects at boot, to fail fast without Redis. An app without task
+   * actions, and a cli or mcp process, connect on first use of TaskService only, so a command
+   * that queues nothing does not pay for (or depend on) the connection.
+   */
+  async initialize(): Promise<void> {
+    if (!this.runtime.queues().length) return;
+    this.server.health.register("queue", async () => (await this.runtime.driver()).ping());
+    if (this.runtime.runsWorkers) await this.runtime.driver();
+  }
+
+  async stop(): Promise<void> {
+    await this.runtime.close();
+  }
+}
