@@ -1,0 +1,109 @@
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { z } from "zod";
+import { MCP_RESPONSE_FORMAT } from "../../core/constants";
+import type { RegisteredAction } from "../../core/registry";
+import { inputJsonSchema } from "../../openapi/json-schema";
+import { toolNameOf, toolTable } from "./tool-names";
+
+export interface ToolEntry {
+  registered: RegisteredAction;
+  definition: {
+    name: string;
+    title?: string;
+    description?: string;
+    inputSchema: { type: "object"; [key: string]: unknown };
+    _meta?: Record<string, unknown>;
+  };
+  format: `${MCP_RESPONSE_FORMAT}`;
+}
+
+export interface ResourceEntry {
+  registered: RegisteredAction;
+  uri?: string;
+  template?: UriTemplate;
+  mimeType: string;
+}
+
+export interface AppEntry {
+  uri: string;
+  name: string;
+  html: string | (() => string | Promise<string>);
+}
+
+export interface PromptEntry {
+  registered: RegisteredAction;
+  name: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+
+/** Default resource URIs: `herald://action/<name>`, with the required inputs as a query template. */
+function resourceAddress(registered: RegisteredAction, fields: string[]): { uri?: string; template?: UriTemplate } {
+  const config = typeof registered.action.mcp?.resource === "object" ? registered.action.mcp.resource : {};
+  if (config.uriTemplate) return { template: new UriTemplate(config.uriTemplate) };
+  if (config.uri) return { uri: config.uri };
+  const base = `herald://action/${registered.name}`;
+  return fields.length ? { template: new UriTemplate(`${base}{?${fields.join(",")}}`) } : { uri: base };
+}
+
+function inputFields(registered: RegisteredAction): { name: string; description?: string; required: boolean }[] {
+  const inputs = registered.action.inputs;
+  if (!(inputs instanceof z.ZodObject)) return [];
+  return Object.entries(inputs.shape as Record<string, z.ZodType>).map(([name, schema]) => ({
+    name,
+    ...(schema.description ? { description: schema.description } : {}),
+    required: !schema.safeParse(undefined).success,
+  }));
+}
+
+/** What an action set looks like to MCP clients: tools, resources, templates, prompts, apps. */
+export class McpCatalog {
+  readonly tools = new Map<string, ToolEntry>();
+  readonly resources: ResourceEntry[] = [];
+  readonly prompts = new Map<string, PromptEntry>();
+  readonly apps = new Map<string, AppEntry>();
+
+  constructor(actions: readonly RegisteredAction[]) {
+    const exposed = actions.filter((registered) => registered.action.mcp?.tool !== false);
+    const table = toolTable(exposed);
+    for (const [name, registered] of table) {
+      const { action } = registered;
+      const app = action.mcp?.app;
+      if (app) this.apps.set(app.uri, { uri: app.uri, name: `${registered.name} app`, html: app.html });
+      const inputSchema = action.inputs ? inputJsonSchema(action.inputs) : { type: "object", properties: {} };
+      this.tools.set(name, {
+        registered,
+        format: action.mcp?.responseFormat ?? MCP_RESPONSE_FORMAT.JSON,
+        definition: {
+          name,
+          ...(action.mcp?.title ? { title: action.mcp.title } : {}),
+          ...(action.description ? { description: action.description } : {}),
+          inputSchema: { ...inputSchema, type: "object" } as ToolEntry["definition"]["inputSchema"],
+          ...(app ? { _meta: { ui: { resourceUri: app.uri }, "ui/resourceUri": app.uri } } : {}),
+        },
+      });
+    }
+    for (const registered of actions) {
+      const mcp = registered.action.mcp;
+      const fields = inputFields(registered);
+      if (mcp?.resource) {
+        const mimeType = (typeof mcp.resource === "object" && mcp.resource.mimeType) || "application/json";
+        const required = fields.filter((field) => field.required).map((field) => field.name);
+        this.resources.push({ registered, mimeType, ...resourceAddress(registered, required) });
+      }
+      if (mcp?.prompt) {
+        const name = toolNameOf(registered.name);
+        this.prompts.set(name, { registered, name, arguments: fields });
+      }
+    }
+  }
+
+  /** The resource an URI names, and the params its template variables carry. */
+  matchResource(uri: string): { entry: ResourceEntry; params: Record<string, unknown> } | undefined {
+    for (const entry of this.resources) {
+      if (entry.uri === uri) return { entry, params: {} };
+      const variables = entry.template?.match(uri);
+      if (variables) return { entry, params: { ...variables } };
+    }
+    return undefined;
+  }
+}

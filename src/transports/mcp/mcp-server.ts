@@ -1,0 +1,147 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
+import { Connection, flattenHeaders } from "../../core/connection";
+import { errorBody } from "../../core/error-body";
+import type { HeraldServer } from "../../core/server";
+import { precomputedCall } from "./auth-precheck";
+import { McpCatalog } from "./catalog";
+import { toolResult } from "./results";
+
+type Extra = {
+  sessionId?: string;
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  requestInfo?: { headers: Record<string, string | string[] | undefined> };
+  sendNotification: (notification: any) => Promise<void>;
+};
+
+export function connectionFor(extra: Extra): Connection {
+  const headers = flattenHeaders(extra.requestInfo?.headers ?? {});
+  const progressToken = extra._meta?.progressToken;
+  return new Connection({
+    type: CONNECTION_TYPE.mcp,
+    ...(extra.sessionId ? { id: extra.sessionId } : {}),
+    headers,
+    ...(progressToken !== undefined
+      ? {
+          progressReporter: (update) =>
+            extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }),
+        }
+      : {}),
+  });
+}
+
+/** An MCP server (the SDK's low-level one) whose every call goes through Herald's dispatcher. */
+export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Server {
+  const mcp = new Server(
+    { name: herald.config.name, version: herald.app ? readVersion() : "0.0.0" },
+    { capabilities: { tools: {}, resources: {}, prompts: {} } },
+  );
+  const production = herald.config.production;
+
+  mcp.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...catalog.tools.values()].map((entry) => entry.definition),
+  }));
+
+  mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const entry = catalog.tools.get(request.params.name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"`);
+    const precomputed = precomputedCall.getStore();
+    const result =
+      precomputed?.toolName === request.params.name
+        ? precomputed.result
+        : await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connectionFor(extra), {
+            signal: extra.signal,
+          });
+    return toolResult(result, entry.format, production);
+  });
+
+  mcp.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      ...catalog.resources
+        .filter((entry) => entry.uri)
+        .map((entry) => ({
+          uri: entry.uri!,
+          name: entry.registered.name,
+          mimeType: entry.mimeType,
+          ...(entry.registered.action.description ? { description: entry.registered.action.description } : {}),
+        })),
+      ...[...catalog.apps.values()].map((app) => ({ uri: app.uri, name: app.name, mimeType: MCP_APP_MIME_TYPE })),
+    ],
+  }));
+
+  mcp.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: catalog.resources
+      .filter((entry) => entry.template)
+      .map((entry) => ({
+        uriTemplate: entry.template!.toString(),
+        name: entry.registered.name,
+        mimeType: entry.mimeType,
+        ...(entry.registered.action.description ? { description: entry.registered.action.description } : {}),
+      })),
+  }));
+
+  mcp.setRequestHandler(ReadResourceRequestSchema, async (request, extra): Promise<ReadResourceResult> => {
+    const { uri } = request.params;
+    const app = catalog.apps.get(uri);
+    if (app) {
+      const html = typeof app.html === "function" ? await app.html() : app.html;
+      return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: html }] };
+    }
+    const match = catalog.matchResource(uri);
+    if (!match) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}"`);
+    const result = await herald.dispatcher.run(match.entry.registered.name, match.params, connectionFor(extra));
+    if (result.error) {
+      throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
+    }
+    const text = typeof result.response === "string" ? result.response : JSON.stringify(result.response ?? null);
+    return { contents: [{ uri, mimeType: match.entry.mimeType, text }] };
+  });
+
+  mcp.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: [...catalog.prompts.values()].map((entry) => ({
+      name: entry.name,
+      ...(entry.registered.action.description ? { description: entry.registered.action.description } : {}),
+      arguments: entry.arguments,
+    })),
+  }));
+
+  mcp.setRequestHandler(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
+    const entry = catalog.prompts.get(request.params.name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"`);
+    const result = await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connectionFor(extra));
+    if (result.error) {
+      throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
+    }
+    return promptResult(result.response, entry.registered.action.description);
+  });
+
+  return mcp;
+}
+
+/** A prompt action returns a string, `{ messages }`, or any value (sent as JSON text). */
+function promptResult(response: unknown, description: string | undefined): GetPromptResult {
+  const withDescription = description ? { description } : {};
+  if (typeof response === "object" && response !== null && Array.isArray((response as { messages?: unknown }).messages)) {
+    return { ...withDescription, messages: (response as GetPromptResult).messages };
+  }
+  const text = typeof response === "string" ? response : JSON.stringify(response ?? null);
+  return { ...withDescription, messages: [{ role: "user", content: { type: "text", text } }] };
+}
+
+function readVersion(): string {
+  return (require("../../../package.json") as { version: string }).version;
+}
