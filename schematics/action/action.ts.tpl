@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { {{heraldImports}} } from "herald";
+
+{{decorator}}
+export class {{className}} implements Action {
+  name = "{{name}}";
+  description = "{{description}}";
+  inputs = z.object({
+    who: z.string().min(1).describe("Who is asking; replace with this action's own inputs"),
+  });
+
+  async run(params: ActionParams<{{className}}>) {
+    return { message: `Hello ${params.who}, from {{name}}` };
+  }
+}

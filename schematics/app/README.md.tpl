@@ -1,0 +1,24 @@
+# {{appName}}
+
+A [Herald](https://www.npmjs.com/package/herald) application: each action is written once and
+served over HTTP, WebSocket, the command line, background tasks and MCP.
+
+```sh
+npm install
+npm start                         # http://127.0.0.1:8080/api/hello?who=Ada
+npm test
+npx herald actions                # every action, with its routes and queues
+npx herald hello:say --who Ada    # run an action from the command line
+npx herald generate action users:create
+```
+
+| Folder | What goes there |
+|---|---|
+| `actions/` | actions: a `name`, zod `inputs` and `run` |
+| `initializers/` | boot work: `initialize`, `start`, `stop` |
+| `middleware/` | action middleware: `runBefore`, `runAfter` |
+| `channels/` | WebSocket channels and who may subscribe |
+| `services/` | injectable services |
+| `test/` | Jest tests |
+
+`PORT` (default 8080) and `HOST` choose where the server listens.
