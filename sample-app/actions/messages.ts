@@ -1,0 +1,54 @@
+import { DataSource } from "typeorm";
+import { z } from "zod";
+import { HTTP_METHOD, Task, Web, paginate, paginationInputs, type Action, type ActionParams } from "herald";
+import { Message } from "../entities/message";
+import { RequireApiKey } from "../middleware/require-api-key";
+import type { MessageListRow } from "../schemas/message";
+
+@Web({ route: "/messages/list", method: HTTP_METHOD.GET })
+export class MessagesList implements Action {
+  name = "messages:list";
+  description = "Messages, newest first, one page at a time";
+  inputs = paginationInputs({ defaultLimit: 10, maxLimit: 50 });
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async run(params: ActionParams<MessagesList>) {
+    const messages = this.dataSource.getRepository(Message);
+    const query = messages
+      .createQueryBuilder("message")
+      .leftJoin("message.user", "user")
+      .select("message.id", "id")
+      .addSelect("message.body", "body")
+      .addSelect("user.name", "user_name")
+      .orderBy("message.id", "DESC");
+    const page = await paginate<MessageListRow>(query, messages.count(), params, { raw: true });
+    return { messages: page.data, pagination: page.pagination };
+  }
+}
+
+/** Deletes in bulk: network callers need the admin API key; the hourly job and the CLI do not. */
+@Task({ queue: "default", frequency: 3_600_000 })
+@Web({ route: "/messages/cleanup", method: HTTP_METHOD.POST })
+export class MessagesCleanup implements Action {
+  name = "messages:cleanup";
+  description = "Delete the messages older than `age` milliseconds";
+  inputs = z.object({
+    age: z.coerce.number().int().min(0).default(86_400_000).describe("Maximum age in milliseconds (default: one day)"),
+  });
+  middleware = [RequireApiKey];
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async run(params: ActionParams<MessagesCleanup>) {
+    // The database clock decides, as it stamped created_at: app servers' clocks may drift.
+    const deleted = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(Message)
+      .where("created_at < now() - CAST(:age AS double precision) * interval '1 millisecond'", { age: params.age })
+      .returning("id")
+      .execute();
+    return { messagesDeleted: (deleted.raw as unknown[]).length };
+  }
+}

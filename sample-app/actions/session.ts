@@ -1,0 +1,61 @@
+import { DataSource } from "typeorm";
+import { z } from "zod";
+import { ErrorType, HTTP_METHOD, TypedError, Web, secret, type Action, type ActionParams, type Connection } from "herald";
+import { User } from "../entities/user";
+import { checkCredentials } from "../lib/credentials";
+import { SESSION_USER_ID, sessionOf, type SignedIn } from "../lib/signed-in";
+import { RequireSignIn } from "../middleware/require-sign-in";
+import { serializeUser } from "../schemas/user";
+
+/** MCP clients carry no session cookie: the session actions are not MCP tools. */
+const NOT_AN_MCP_TOOL = { tool: false };
+
+@Web({ route: "/session", method: HTTP_METHOD.PUT })
+export class SessionCreate implements Action {
+  name = "session:create";
+  description = "Sign in with an e-mail address and a password";
+  inputs = z.object({
+    email: z.email().max(320).describe("The account's e-mail address"),
+    password: secret(z.string().min(1).max(256).describe("The account's password")),
+  });
+  mcp = NOT_AN_MCP_TOOL;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async run(params: ActionParams<SessionCreate>, connection?: Connection) {
+    const session = sessionOf(connection);
+    const user = await checkCredentials(this.dataSource.getRepository(User), params.email, params.password);
+    if (!user) {
+      // One message for both mistakes: which one it was would tell that the address has an account.
+      throw new TypedError({ message: "Wrong e-mail address or password", type: ErrorType.CONNECTION_NOT_AUTHENTICATED });
+    }
+    // A new id at sign-in: an id someone planted or saw before it is worthless after it.
+    await session.regenerate();
+    await session.set(SESSION_USER_ID, user.id);
+    return { user: serializeUser(user) };
+  }
+}
+
+@Web({ route: "/session", method: HTTP_METHOD.GET })
+export class SessionView implements Action {
+  name = "session:view";
+  description = "The signed-in user";
+  middleware = [RequireSignIn];
+  mcp = NOT_AN_MCP_TOOL;
+
+  async run(params: SignedIn<ActionParams<SessionView>>) {
+    return { user: serializeUser(params.currentUser) };
+  }
+}
+
+@Web({ route: "/session", method: HTTP_METHOD.DELETE })
+export class SessionDestroy implements Action {
+  name = "session:destroy";
+  description = "Sign out; signing out when not signed in is not an error";
+  mcp = NOT_AN_MCP_TOOL;
+
+  async run(_params: ActionParams<SessionDestroy>, connection?: Connection) {
+    await connection?.session?.destroy();
+    return { signedOut: true };
+  }
+}

@@ -1,0 +1,26 @@
+import { DataSource } from "typeorm";
+import { HeraldServer, injectable, type ActionMiddleware, type Connection } from "herald";
+import { User } from "../entities/user";
+import { notSignedIn, SESSION_USER_ID, type SignedIn } from "../lib/signed-in";
+
+/**
+ * Lets an action run only for a signed-in user, and hands it that user as `params.currentUser`.
+ * The user is read from the database on every call, so a deleted account is signed out at once.
+ */
+@injectable()
+export class RequireSignIn implements ActionMiddleware {
+  // Herald builds this folder's classes before the database initializer registers the DataSource,
+  // so the DataSource is looked up in the server's container when a call comes, not injected.
+  constructor(private readonly server: HeraldServer) {}
+
+  async runBefore(params: Record<string, unknown>, connection: Connection): Promise<{ updatedParams: SignedIn<Record<string, unknown>> }> {
+    const userId = connection.session?.get<number>(SESSION_USER_ID);
+    if (typeof userId !== "number") throw notSignedIn();
+    const currentUser = await this.server.container.resolve(DataSource).getRepository(User).findOneBy({ id: userId });
+    if (!currentUser) {
+      await connection.session?.delete(SESSION_USER_ID);
+      throw notSignedIn();
+    }
+    return { updatedParams: { ...params, currentUser } };
+  }
+}

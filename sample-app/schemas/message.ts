@@ -1,0 +1,28 @@
+import type { z } from "zod";
+import { zIdOrModel, zodFromEntity } from "herald";
+import { Message } from "../entities/message";
+
+/** A message row, generated from the entity's columns. */
+export const zMessageSchema = zodFromEntity(Message);
+export type MessageModel = z.output<typeof zMessageSchema>;
+
+/** A row of `messages:list`. */
+export interface MessageListRow {
+  id: number;
+  body: string;
+  /** The author's name; null when no user matches. */
+  user_name: string | null;
+}
+
+export function serializeMessage(message: MessageModel): MessageModel {
+  return zMessageSchema.parse(message);
+}
+
+function isMessage(value: unknown): value is MessageModel {
+  return typeof value === "object" && value !== null;
+}
+
+/** A message id (loaded from the database) or a message model (passed through). */
+export function zMessageIdOrModel() {
+  return zIdOrModel(Message, zMessageSchema, isMessage, "Message");
+}
