@@ -1,0 +1,408 @@
+import { z } from "zod";
+import { ErrorType, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
+import { pipeline } from "../support/pipeline";
+
+function action(overrides: Partial<ActionDefinition> & Pick<ActionDefinition, "name">): ActionDefinition {
+  return { run: async (params: unknown) => ({ params }), ...overrides } as ActionDefinition;
+}
+
+function recorder(label: string, events: string[], extra: Partial<ActionMiddleware> = {}): ActionMiddleware {
+  return {
+    runBefore: async () => {
+      events.push(`${label}:before`);
+    },
+    runAfter: async (_params, _connection, error) => {
+      events.push(`${label}:after${error ? `(${error.message})` : ""}`);
+    },
+    ...extra,
+  };
+}
+
+describe("validation", () => {
+  const inputs = z.object({ name: z.string().min(3), age: z.coerce.number().int(), password: secret(z.string().min(8)) });
+
+  test("passes parsed, coerced params to run", async () => {
+    const { run } = pipeline([action({ name: "user:make", inputs })]);
+    const result = await run("user:make", { name: "Ada", age: "36", password: "long enough", extra: 1 });
+    expect(result.status).toBe(200);
+    expect(result.response).toEqual({ params: { name: "Ada", age: 36, password: "long enough" } });
+  });
+
+  test("lists every issue, not only the first, with 422", async () => {
+    const { run } = pipeline([action({ name: "user:make", inputs })]);
+    const result = await run("user:make", { name: "A", age: "x", password: "short" });
+    expect(result.status).toBe(422);
+    expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_PARAM_VALIDATION);
+    expect(result.error?.key).toBe("name");
+    expect(result.error?.value).toBe("A");
+    expect(result.error?.issues?.map((issue) => issue.path[0])).toEqual(["name", "age", "password"]);
+    expect(result.error?.issues?.[0]).toMatchObject({ code: "too_small", message: expect.any(String) });
+  });
+
+  test("a missing field is CONNECTION_ACTION_PARAM_REQUIRED", async () => {
+    const { run } = pipeline([action({ name: "user:make", inputs })]);
+    const result = await run("user:make", { age: 3, password: "long enough" });
+    expect(result.error).toMatchObject({ type: ErrorType.CONNECTION_ACTION_PARAM_REQUIRED, key: "name" });
+    expect(result.error?.message).toBe('Missing required param "name"');
+    expect(result.status).toBe(422);
+  });
+
+  test("never echoes the value of a secret field", async () => {
+    const { run } = pipeline([action({ name: "user:make", inputs })]);
+    const result = await run("user:make", { password: "hunter2", name: "Ada", age: 1 });
+    expect(result.error?.key).toBe("password");
+    expect(result.error).not.toHaveProperty("value");
+    expect(JSON.stringify(result.error?.issues)).not.toContain("hunter2");
+  });
+
+  test("async transforms run, and a TypedError thrown inside one is kept", async () => {
+    const lookup = z.object({
+      id: z.number().transform(async (id) => {
+        if (id === 0) throw new TypedError({ message: "user 0 not found", type: ErrorType.CONNECTION_NOT_FOUND });
+        return { id, name: `user ${id}` };
+      }),
+    });
+    const { run } = pipeline([action({ name: "user:find", inputs: lookup })]);
+    expect((await run("user:find", { id: 7 })).response).toEqual({ params: { id: { id: 7, name: "user 7" } } });
+    const missing = await run("user:find", { id: 0 });
+    expect(missing.status).toBe(404);
+    expect(missing.error?.message).toBe("user 0 not found");
+  });
+
+  test("an unknown action is 404 CONNECTION_ACTION_NOT_FOUND", async () => {
+    const { run } = pipeline([]);
+    const result = await run("nope:never");
+    expect(result).toMatchObject({ status: 404, error: { type: ErrorType.CONNECTION_ACTION_NOT_FOUND, value: "nope:never" } });
+  });
+
+  test("without inputs, params arrive as given", async () => {
+    const { run } = pipeline([action({ name: "free:form" })]);
+    expect((await run("free:form", { anything: [1, 2] })).response).toEqual({ params: { anything: [1, 2] } });
+    expect((await run("free:form", undefined)).response).toEqual({ params: {} });
+  });
+});
+
+describe("middleware chain", () => {
+  test("global middleware then the action's own, runAfter in reverse", async () => {
+    const events: string[] = [];
+    const { run } = pipeline(
+      [
+        action({
+          name: "chain:order",
+          middleware: [recorder("own1", events), recorder("own2", events)],
+          run: async () => {
+            events.push("run");
+            return "ok";
+          },
+        }),
+      ],
+      { globalMiddleware: [recorder("global", events)] },
+    );
+    await run("chain:order");
+    expect(events).toEqual([
+      "global:before",
+      "own1:before",
+      "own2:before",
+      "run",
+      "own2:after",
+      "own1:after",
+      "global:after",
+    ]);
+  });
+
+  test("validation failure runs no middleware and no run", async () => {
+    const events: string[] = [];
+    const { run } = pipeline([
+      action({ name: "chain:valid", inputs: z.object({ n: z.number() }), middleware: [recorder("m", events)] }),
+    ]);
+    const result = await run("chain:valid", { n: "x" });
+    expect(result.status).toBe(422);
+    expect(events).toEqual([]);
+  });
+
+  test("updatedParams replaces params for later middleware, run and runAfter", async () => {
+    const seen: unknown[] = [];
+    const { run } = pipeline([
+      action({
+        name: "chain:params",
+        middleware: [
+          { runBefore: async (params) => ({ updatedParams: { ...params, added: true } }) },
+          {
+            runBefore: async (params) => {
+              seen.push(["before", params]);
+            },
+            runAfter: async (params) => {
+              seen.push(["after", params]);
+            },
+          },
+        ],
+      }),
+    ]);
+    const result = await run("chain:params", { x: 1 });
+    expect(result.response).toEqual({ params: { x: 1, added: true } });
+    expect(seen).toEqual([
+      ["before", { x: 1, added: true }],
+      ["after", { x: 1, added: true }],
+    ]);
+  });
+
+  test("updatedResponse replaces the response, and runAfter sees the current one", async () => {
+    const { run } = pipeline([
+      action({
+        name: "chain:response",
+        run: async () => ({ value: 1 }),
+        middleware: [
+          { runAfter: async (_p, _c, _e, context) => ({ updatedResponse: { outer: context?.response } }) },
+          { runAfter: async (_p, _c, _e, context) => ({ updatedResponse: { inner: context?.response } }) },
+        ],
+      }),
+    ]);
+    expect((await run("chain:response")).response).toEqual({ outer: { inner: { value: 1 } } });
+  });
+
+  test("a throw in runBefore skips run; runAfter of entered middleware still runs with the error", async () => {
+    const events: string[] = [];
+    let ran = false;
+    const { run } = pipeline(
+      [
+        action({
+          name: "chain:deny",
+          middleware: [
+            recorder("auth", events, {
+              runBefore: async () => {
+                events.push("auth:before");
+                throw new TypedError({ message: "who are you", type: ErrorType.CONNECTION_NOT_AUTHENTICATED });
+              },
+            }),
+            recorder("never", events),
+          ],
+          run: async () => {
+            ran = true;
+          },
+        }),
+      ],
+      { globalMiddleware: [recorder("global", events)] },
+    );
+    const result = await run("chain:deny");
+    expect(ran).toBe(false);
+    expect(result).toMatchObject({ status: 401, error: { type: ErrorType.CONNECTION_NOT_AUTHENTICATED } });
+    expect(events).toEqual(["global:before", "auth:before", "auth:after(who are you)", "global:after(who are you)"]);
+  });
+
+  test("runAfter always runs when run throws, and the error stands over updatedResponse", async () => {
+    const events: string[] = [];
+    const { run } = pipeline([
+      action({
+        name: "chain:fail",
+        middleware: [
+          {
+            runAfter: async (_p, _c, error) => {
+              events.push(`rollback:${error?.message}`);
+              return { updatedResponse: "ignored" };
+            },
+          },
+        ],
+        run: async () => {
+          throw new TypedError({ message: "conflict", type: ErrorType.CONNECTION_CONFLICT });
+        },
+      }),
+    ]);
+    const result = await run("chain:fail");
+    expect(events).toEqual(["rollback:conflict"]);
+    expect(result).toMatchObject({ status: 409, error: { message: "conflict" } });
+    expect(result).not.toHaveProperty("response");
+  });
+
+  test("a throw in runAfter becomes the error, and the outer runAfters still run and see it", async () => {
+    const events: string[] = [];
+    const { run } = pipeline([
+      action({
+        name: "chain:afterfail",
+        middleware: [
+          { runAfter: async (_p, _c, error) => void events.push(`outer saw ${error?.message}`) },
+          {
+            runAfter: async () => {
+              throw new Error("cleanup broke");
+            },
+          },
+        ],
+      }),
+    ]);
+    const result = await run("chain:afterfail");
+    expect(result.status).toBe(500);
+    expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_RUN);
+    expect(events).toEqual(["outer saw cleanup broke"]);
+  });
+});
+
+describe("errors from run", () => {
+  test("a TypedError keeps its type and status", async () => {
+    const { run } = pipeline([
+      action({
+        name: "err:typed",
+        run: async () => {
+          throw new TypedError({ message: "gone", type: ErrorType.CONNECTION_NOT_FOUND, key: "id", value: 3 });
+        },
+      }),
+    ]);
+    expect(await run("err:typed")).toMatchObject({ status: 404, error: { message: "gone", key: "id", value: 3 } });
+  });
+
+  test("a foreign error becomes CONNECTION_ACTION_RUN, generic in production, logged with details", async () => {
+    const failing = action({
+      name: "err:foreign",
+      run: async () => {
+        throw new Error("database password is hunter2");
+      },
+    });
+    const dev = pipeline([failing]);
+    expect((await dev.run("err:foreign")).error?.message).toBe("database password is hunter2");
+
+    const prod = pipeline([failing], { production: true });
+    const result = await prod.run("err:foreign");
+    expect(result.status).toBe(500);
+    expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_RUN);
+    expect(result.error?.message).not.toContain("hunter2");
+    expect(prod.logs.find((line) => line.action === "err:foreign")?.err?.message).toBe("database password is hunter2");
+  });
+
+  test("a thrown non-Error still gives a typed error", async () => {
+    const { run } = pipeline([
+      action({
+        name: "err:string",
+        run: async () => {
+          throw "just a string";
+        },
+      }),
+    ]);
+    expect(await run("err:string")).toMatchObject({ status: 500, error: { type: ErrorType.CONNECTION_ACTION_RUN } });
+  });
+
+  test("a synchronous throw in run is caught like a rejection", async () => {
+    const { run } = pipeline([
+      action({
+        name: "err:sync",
+        run: (() => {
+          throw new TypedError({ message: "nope", type: ErrorType.CONNECTION_FORBIDDEN });
+        }) as never,
+      }),
+    ]);
+    expect(await run("err:sync")).toMatchObject({ status: 403 });
+  });
+});
+
+describe("timeouts", () => {
+  test("the signal fires and the caller gets CONNECTION_ACTION_TIMEOUT", async () => {
+    let aborted: unknown;
+    const { run } = pipeline([
+      action({
+        name: "slow:listens",
+        timeout: 20,
+        run: (_params, _connection, signal) =>
+          new Promise((_, reject) => {
+            signal!.addEventListener("abort", () => {
+              aborted = signal!.reason;
+              reject(signal!.reason);
+            });
+          }),
+      }),
+    ]);
+    const result = await run("slow:listens");
+    expect(result).toMatchObject({ status: 408, error: { type: ErrorType.CONNECTION_ACTION_TIMEOUT } });
+    expect(aborted).toBeInstanceOf(TypedError);
+  });
+
+  test("an action that ignores its signal is still answered at the timeout", async () => {
+    const events: string[] = [];
+    const { run } = pipeline([
+      action({
+        name: "slow:ignores",
+        timeout: 20,
+        middleware: [{ runAfter: async (_p, _c, error) => void events.push(`after:${(error as TypedError).type}`) }],
+        run: () => new Promise(() => undefined),
+      }),
+    ]);
+    const result = await run("slow:ignores");
+    expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+    expect(events).toEqual(["after:CONNECTION_ACTION_TIMEOUT"]);
+  });
+
+  test("the global timeout applies when the action sets none; 0 disables it", async () => {
+    const never = (name: string, timeout?: number) =>
+      action({
+        name,
+        ...(timeout === undefined ? {} : { timeout }),
+        run: (_p, _c, signal) => new Promise((resolve) => setTimeout(() => resolve(signal!.aborted ? "aborted" : "done"), 60)),
+      });
+    const { run } = pipeline([never("slow:global"), never("slow:unbounded", 0)], { actionTimeout: 10 });
+    expect((await run("slow:global")).error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+    expect(await run("slow:unbounded")).toMatchObject({ status: 200, response: "done" });
+  });
+
+  test("a rejection after the timeout is not an unhandled rejection", async () => {
+    const unhandled = jest.fn();
+    process.on("unhandledRejection", unhandled);
+    try {
+      const { run } = pipeline([
+        action({
+          name: "slow:late",
+          timeout: 10,
+          run: () => new Promise((_, reject) => setTimeout(() => reject(new Error("late")), 30)),
+        }),
+      ]);
+      expect((await run("slow:late")).error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off("unhandledRejection", unhandled);
+    }
+  });
+});
+
+describe("request log", () => {
+  test("one line per call with action, connection type, duration, status and redacted params", async () => {
+    const inputs = z.object({ email: z.string(), password: secret(z.string()), nested: z.object({ token: secret(z.string()) }).optional() });
+    const { run, logs } = pipeline([action({ name: "user:login", inputs })]);
+    await run("user:login", { email: "a@b.c", password: "hunter2hunter2", nested: { token: "t0ps3cret" } });
+    const lines = logs.filter((line) => line.action === "user:login");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      connection: "cli",
+      status: 200,
+      durationMs: expect.any(Number),
+      params: { email: "a@b.c", password: "[[secret]]", nested: { token: "[[secret]]" } },
+    });
+    expect(JSON.stringify(logs)).not.toMatch(/hunter2|t0ps3cret/);
+  });
+
+  test("failed calls are logged once too, secrets redacted even when validation fails", async () => {
+    const inputs = z.object({ password: secret(z.string().min(20)) });
+    const { run, logs } = pipeline([action({ name: "user:secret", inputs })]);
+    await run("user:secret", { password: "hunter2" });
+    const lines = logs.filter((line) => line.action === "user:secret");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ status: 422, params: { password: "[[secret]]" } });
+    expect(JSON.stringify(logs)).not.toContain("hunter2");
+  });
+});
+
+test("a runAfter that throws after the call already failed is logged, and the first error stands", async () => {
+  const { run, logs } = pipeline([
+    action({
+      name: "chain:twice",
+      middleware: [
+        {
+          runAfter: async () => {
+            throw new Error("cleanup also broke");
+          },
+        },
+      ],
+      run: async () => {
+        throw new TypedError({ message: "first", type: ErrorType.CONNECTION_CONFLICT });
+      },
+    }),
+  ]);
+  const result = await run("chain:twice");
+  expect(result.error?.message).toBe("first");
+  expect(logs.some((line) => line.err?.message === "cleanup also broke")).toBe(true);
+});

@@ -1,0 +1,54 @@
+import { ErrorStatusCodes, ErrorType, TypedError, errorBody, toTypedError } from "herald";
+
+test("every error type has a status, as documented", () => {
+  const expected: Record<string, number> = {
+    SERVER_INITIALIZATION: 500, SERVER_START: 500, SERVER_STOP: 500, CONFIG_ERROR: 500,
+    CONNECTION_SERVER_ERROR: 500, CONNECTION_ACTION_RUN: 500, CONNECTION_TASK_DEFINITION: 500,
+    CONNECTION_SESSION_NOT_FOUND: 401, CONNECTION_NOT_AUTHENTICATED: 401,
+    CONNECTION_FORBIDDEN: 403, CONNECTION_CHANNEL_AUTHORIZATION: 403,
+    CONNECTION_ACTION_NOT_FOUND: 404, CONNECTION_NOT_FOUND: 404, CONNECTION_METHOD_NOT_ALLOWED: 405,
+    CONNECTION_ACTION_TIMEOUT: 408, CONNECTION_CONFLICT: 409, CONNECTION_PAYLOAD_TOO_LARGE: 413,
+    CONNECTION_ACTION_PARAM_FORMATTING: 400, CONNECTION_CHANNEL_VALIDATION: 400,
+    CONNECTION_ACTION_PARAM_REQUIRED: 422, CONNECTION_ACTION_PARAM_VALIDATION: 422,
+    CONNECTION_RATE_LIMITED: 429, CONNECTION_SERVICE_UNAVAILABLE: 503,
+  };
+  expect(ErrorStatusCodes).toEqual(expected);
+  expect(Object.keys(ErrorType).sort()).toEqual(Object.keys(expected).sort());
+});
+
+test("the error body carries message, type, key, value, issues and an ISO timestamp", () => {
+  const error = new TypedError({
+    message: "bad",
+    type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION,
+    key: "name",
+    value: "A",
+    issues: [{ path: ["name"], message: "too short", code: "too_small" }],
+  });
+  const { error: body } = errorBody(error, true);
+  expect(body).toEqual({
+    message: "bad",
+    type: "CONNECTION_ACTION_PARAM_VALIDATION",
+    key: "name",
+    value: "A",
+    issues: [{ path: ["name"], message: "too short", code: "too_small" }],
+    timestamp: new Date(error.timestamp).toISOString(),
+  });
+});
+
+test("stack only outside production; absent members stay absent", () => {
+  const error = new TypedError({ message: "m", type: ErrorType.CONNECTION_CONFLICT });
+  expect(errorBody(error, false).error.stack).toContain("TypedError");
+  const production = errorBody(error, true).error;
+  expect(Object.keys(production).sort()).toEqual(["message", "timestamp", "type"]);
+  expect(error.status).toBe(409);
+});
+
+test("a foreign error becomes CONNECTION_ACTION_RUN, its detail hidden in production", () => {
+  const cause = new Error("secret detail");
+  expect(toTypedError(cause, false)).toMatchObject({ type: ErrorType.CONNECTION_ACTION_RUN, message: "secret detail" });
+  const hidden = toTypedError(cause, true);
+  expect(hidden.message).not.toContain("secret detail");
+  expect(hidden.cause).toBe(cause);
+  const typed = new TypedError({ message: "x", type: ErrorType.CONNECTION_FORBIDDEN });
+  expect(toTypedError(typed, true)).toBe(typed);
+});

@@ -1,0 +1,60 @@
+import { join } from "node:path";
+import { ErrorType, HeraldServer } from "herald";
+import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
+import { TcpProxy } from "../support/tcp-proxy";
+import { call } from "./support/http";
+import { POSTGRES_URL, usePostgresSchema } from "./support/postgres-schema";
+
+/**
+ * PostgreSQL goes away in the middle of a run and comes back: the sample app reaches the shared
+ * PostgreSQL through a proxy of this file alone, which the test cuts and restores.
+ */
+const sampleApp = join(__dirname, "../../sample-app");
+const database = usePostgresSchema("postgres_outage");
+
+let proxy: TcpProxy;
+let server: HeraldServer;
+let api: string;
+
+beforeAll(async () => {
+  const target = new URL(POSTGRES_URL);
+  proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
+  server = await startTestServer({
+    appDir: sampleApp,
+    env: { DATABASE_URL: database.urlVia(proxy.port), REDIS_URL: "", LOG_LEVEL: "fatal" },
+  });
+  api = `${server.url}/api`;
+}, HOOK_TIMEOUT);
+
+afterAll(async () => {
+  await proxy?.restore();
+  await server?.stop();
+  await proxy?.cut();
+}, HOOK_TIMEOUT);
+
+const signUp = (email: string) =>
+  call(`${api}/user`, { method: "PUT", body: { name: "Ada Lovelace", email, password: "correct horse battery" } });
+
+test("while PostgreSQL is unreachable, database actions answer 503 at once and status names the database", async () => {
+  expect((await signUp("before@example.com")).status).toBe(200);
+  expect((await call(`${api}/messages/list`)).status).toBe(200);
+
+  await proxy.cut();
+
+  for (const answer of [await call(`${api}/messages/list`), await signUp("during@example.com")]) {
+    expect(answer.status).toBe(503);
+    expect(answer.body.error).toMatchObject({ type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE, message: expect.stringMatching(/^The database is unavailable/) });
+  }
+  const status = await call(`${api}/status`);
+  expect(status.status).toBe(503);
+  expect(status.body.error.value.services.database).toMatchObject({ healthy: false });
+});
+
+test("when PostgreSQL is back, the pool recovers by itself", async () => {
+  await proxy.restore();
+  await waitFor(async () => (await call(`${api}/status`)).status === 200, { timeout: 20_000, interval: 200 });
+
+  expect((await signUp("after@example.com")).status).toBe(200);
+  const list = await call(`${api}/messages/list`);
+  expect(list).toMatchObject({ status: 200, body: { pagination: { page: 1 } } });
+});

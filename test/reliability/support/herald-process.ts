@@ -1,0 +1,78 @@
+import { ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { waitFor } from "herald/testing";
+
+const HERALD_BIN = join(__dirname, "../../../dist/cli-entry.js");
+
+export type LogLine = Record<string, any>;
+
+/**
+ * `herald start` of the built CLI in a child process, with JSON logs kept line by line, so a
+ * test can signal it, watch what it logs and read its exit code.
+ */
+export class HeraldProcess {
+  readonly logs: LogLine[] = [];
+  /** Every line of stdout and stderr that is not a JSON log line. */
+  readonly otherOutput: string[] = [];
+  readonly exited: Promise<number | null>;
+  url = "";
+
+  private constructor(private readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on("line", (line) => {
+        try {
+          this.logs.push(JSON.parse(line) as LogLine);
+        } catch {
+          this.otherOutput.push(line);
+        }
+      });
+    }
+  }
+
+  /** Starts the app in `appDir` on a free port, and resolves once it logged "server started". */
+  static async start(appDir: string, env: NodeJS.ProcessEnv): Promise<HeraldProcess> {
+    const child = spawn(process.execPath, [HERALD_BIN, "start"], {
+      cwd: appDir,
+      env: { ...process.env, NODE_ENV: "test", PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const started = new HeraldProcess(child);
+    let exitCode: number | null | undefined;
+    void started.exited.then((code) => (exitCode = code));
+    await waitFor(
+      () => {
+        if (exitCode !== undefined) throw new Error(`herald start exited (${exitCode}) before it started:\n${started.otherOutput.join("\n")}`);
+        return started.logs.some((line) => line.msg === "server started");
+      },
+      { timeout: 30_000 },
+    );
+    started.url = started.logs.find((line) => line.msg === "server started")!.url as string;
+    return started;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  signal(name: NodeJS.Signals): void {
+    if (this.running) this.child.kill(name);
+  }
+
+  /** Log lines with this message (and, optionally, these fields). */
+  lines(msg: string, fields: Record<string, unknown> = {}): LogLine[] {
+    return this.logs.filter((line) => line.msg === msg && Object.entries(fields).every(([key, value]) => line[key] === value));
+  }
+
+  /** Waits until at least `count` lines match. */
+  async waitForLines(msg: string, count: number, fields: Record<string, unknown> = {}): Promise<void> {
+    await waitFor(() => this.lines(msg, fields).length >= count, { timeout: 20_000 });
+  }
+
+  /** Ends it however it is doing: SIGKILL when still running. */
+  async kill(): Promise<void> {
+    this.signal("SIGKILL");
+    await this.exited;
+  }
+}

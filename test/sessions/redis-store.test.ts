@@ -1,0 +1,158 @@
+import type Redis from "ioredis";
+import { ErrorType, RedisSessionStore, generateSessionId, type SessionStore } from "herald";
+import { waitFor } from "herald/testing";
+import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { TcpProxy } from "../support/tcp-proxy";
+import { describeSessionStoreContract } from "./store-contract";
+
+const prefix = uniquePrefix("redis-store");
+let redis: Redis;
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+});
+
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  await redis.quit();
+});
+
+async function connectedStore(options: { url?: string; commandTimeoutMs?: number } = {}): Promise<RedisSessionStore> {
+  const store = new RedisSessionStore({ url: options.url ?? TEST_REDIS_URL, prefix, ...options });
+  await store.connect();
+  return store;
+}
+
+describeSessionStoreContract("redis", connectedStore);
+
+describe("RedisSessionStore on a live Redis", () => {
+  let store: RedisSessionStore;
+
+  beforeEach(async () => {
+    store = await connectedStore();
+  });
+
+  afterEach(async () => {
+    await store.close();
+  });
+
+  test("keeps a session as JSON under the prefix, with a TTL in milliseconds", async () => {
+    const id = generateSessionId();
+    await store.set(id, { userId: 7 }, 60_000);
+    await expect(redis.get(`${prefix}${id}`)).resolves.toBe('{"userId":7}');
+    const ttl = await redis.pttl(`${prefix}${id}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  test("a refreshing read sets the key's TTL again", async () => {
+    const id = generateSessionId();
+    await store.set(id, { a: 1 }, 1_000);
+    await store.get(id, 3_600_000);
+    expect(await redis.pttl(`${prefix}${id}`)).toBeGreaterThan(1_000);
+  });
+
+  test("a key that does not hold a JSON object reads as no session", async () => {
+    const id = generateSessionId();
+    await redis.set(`${prefix}${id}`, "not json", "PX", 60_000);
+    await expect(store.get(id)).resolves.toBeUndefined();
+  });
+
+  test("two stores on one Redis and prefix see the same sessions, as two processes do", async () => {
+    const other = await connectedStore();
+    const id = generateSessionId();
+    await store.set(id, { cart: ["tea"] }, 60_000);
+    await expect(other.get(id)).resolves.toEqual({ cart: ["tea"] });
+    await other.delete(id);
+    await expect(store.get(id)).resolves.toBeUndefined();
+    await other.close();
+  });
+
+  test("another prefix is another namespace", async () => {
+    const elsewhere = new RedisSessionStore({ url: TEST_REDIS_URL, prefix: uniquePrefix("redis-store-other") });
+    await elsewhere.connect();
+    const id = generateSessionId();
+    await store.set(id, { a: 1 }, 60_000);
+    await expect(elsewhere.get(id)).resolves.toBeUndefined();
+    await elsewhere.close();
+  });
+
+  test("answers a health ping", async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  test("close() ends the connection, and a closed store rejects instead of reconnecting", async () => {
+    await store.close();
+    expect(store.client.status).toBe("end");
+    await expect(store.get(generateSessionId())).rejects.toMatchObject({ type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
+    await expect(store.connect()).rejects.toMatchObject({ type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
+  });
+});
+
+describe("RedisSessionStore when Redis is down", () => {
+  const unavailable = { type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE };
+
+  // A short Jest timeout: a driver that waited for Redis instead of failing would hang past it.
+  const PROMPTLY = 3_000;
+
+  test(
+    "with nothing listening, connect() and every operation reject with CONNECTION_SERVICE_UNAVAILABLE",
+    async () => {
+      const store = new RedisSessionStore({ url: "redis://127.0.0.1:1", prefix });
+      await expect(store.connect()).rejects.toMatchObject(unavailable);
+      const operations: Promise<unknown>[] = [
+        store.get(generateSessionId()),
+        store.get(generateSessionId(), 60_000),
+        store.set(generateSessionId(), { a: 1 }, 60_000),
+        store.delete(generateSessionId()),
+        store.ping(),
+      ];
+      for (const operation of operations) await expect(operation).rejects.toMatchObject(unavailable);
+      await store.close();
+    },
+    PROMPTLY,
+  );
+
+  test(
+    "before connect(), operations reject instead of queueing",
+    async () => {
+      const store: SessionStore = new RedisSessionStore({ url: TEST_REDIS_URL, prefix });
+      await expect(store.get(generateSessionId())).rejects.toMatchObject(unavailable);
+      await store.close();
+    },
+    PROMPTLY,
+  );
+
+  test(
+    "when Redis stops answering, a command rejects after the command timeout",
+    async () => {
+      const proxy = await TcpProxy.start("127.0.0.1", 6379);
+      const store = await connectedStore({ url: `redis://127.0.0.1:${proxy.port}`, commandTimeoutMs: 200 });
+      const id = generateSessionId();
+      await store.set(id, { a: 1 }, 60_000);
+      proxy.freeze();
+      await expect(store.get(id)).rejects.toMatchObject(unavailable);
+      await expect(store.get(id, 60_000)).rejects.toMatchObject(unavailable);
+      await expect(store.set(id, { a: 2 }, 60_000)).rejects.toMatchObject(unavailable);
+      await store.close();
+      await proxy.cut();
+    },
+    PROMPTLY,
+  );
+
+  test(
+    "when the connection to Redis is lost, operations reject until it comes back",
+    async () => {
+      const proxy = await TcpProxy.start("127.0.0.1", 6379);
+      const store = await connectedStore({ url: `redis://127.0.0.1:${proxy.port}` });
+      const id = generateSessionId();
+      await store.set(id, { a: 1 }, 60_000);
+      await proxy.cut();
+      await waitFor(() => store.client.status !== "ready");
+      await expect(store.get(id)).rejects.toMatchObject(unavailable);
+      await expect(store.set(id, { a: 2 }, 60_000)).rejects.toMatchObject(unavailable);
+      await store.close();
+    },
+    PROMPTLY,
+  );
+});

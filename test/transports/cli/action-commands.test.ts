@@ -1,0 +1,73 @@
+import { join } from "node:path";
+import { herald } from "../../support/cli";
+
+const cwd = join(__dirname, "../../fixtures/apps/cli");
+
+test("runs an action with flags from its inputs; -q prints only the JSON result", async () => {
+  const run = await herald(["greet:say", "--who", "Ada", "--times", "2", "--loud", "--tags", "a", "--tags", "b", "-q"], { cwd });
+  expect(run.code).toBe(0);
+  expect(JSON.parse(run.stdout)).toEqual({ response: { text: "HELLO, ADA! HELLO, ADA!", mood: null, tags: ["a", "b"] } });
+  expect(run.stderr).toBe("");
+});
+
+test("without -q, logs go to stderr and stdout is still exactly the JSON result", async () => {
+  const run = await herald(["greet:say", "--who", "Ada"], { cwd, env: { LOG_LEVEL: "info", LOG_FORMAT: "json" } });
+  expect(run.code).toBe(0);
+  expect(JSON.parse(run.stdout)).toEqual({ response: { text: "Hello, Ada!", mood: null, tags: [] } });
+  const logLines = run.stderr.trim().split("\n").map((line) => JSON.parse(line));
+  expect(logLines.some((line) => line.action === "greet:say" && line.connection === "cli")).toBe(true);
+});
+
+test("a validation error is the error body on stdout and exit code 1", async () => {
+  const run = await herald(["greet:say", "--who", "A", "-q"], { cwd });
+  expect(run.code).toBe(1);
+  const body = JSON.parse(run.stdout);
+  expect(body.error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", key: "who" });
+});
+
+test("a required flag is enforced before boot", async () => {
+  const run = await herald(["greet:say", "-q"], { cwd });
+  expect(run.code).toBe(1);
+  expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED" });
+  expect(run.stderr).toContain("Missing required argument: who");
+});
+
+test("enum fields are choices", async () => {
+  const run = await herald(["greet:say", "--who", "Bob", "--mood", "angry", "-q"], { cwd });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('Choices: "happy", "sad"');
+});
+
+test("a TypedError from run is the error body and exit code 1", async () => {
+  const run = await herald(["greet:refuse", "-q"], { cwd });
+  expect(run.code).toBe(1);
+  expect(JSON.parse(run.stdout).error).toMatchObject({ message: "not today", type: "CONNECTION_FORBIDDEN" });
+});
+
+test("--help on an action lists its params with descriptions and defaults", async () => {
+  const run = await herald(["greet:say", "--help"], { cwd });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("Greets someone, as many times as asked");
+  expect(run.stdout).toMatch(/--who\s+Whom to greet\s+\[string\] \[required\]/);
+  expect(run.stdout).toMatch(/--times\s+How many times\s+\[number\] \[default: 1\]/);
+  expect(run.stdout).toMatch(/--token\s+\(secret\)/);
+});
+
+test("actions lists every action with its transports", async () => {
+  const run = await herald(["actions", "--json"], { cwd });
+  expect(run.code).toBe(0);
+  const listed = JSON.parse(run.stdout) as { name: string; transports: string[] }[];
+  expect(listed.map((entry) => entry.name)).toEqual(expect.arrayContaining(["greet:refuse", "greet:say", "status"]));
+  expect(listed.find((entry) => entry.name === "greet:say")?.transports).toEqual(expect.arrayContaining(["cli", "websocket"]));
+});
+
+test("an unknown command fails with exit code 1", async () => {
+  const run = await herald(["greet:nope", "-q"], { cwd });
+  expect(run.code).toBe(1);
+  expect(JSON.parse(run.stdout).error.message).toContain("greet:nope");
+});
+
+test("--version prints the package version", async () => {
+  const run = await herald(["--version"], { cwd });
+  expect(run.stdout.trim()).toBe(require("../../../package.json").version);
+});

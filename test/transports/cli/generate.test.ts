@@ -1,0 +1,213 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHerald, getValidTypes, RUN_MODE } from "herald";
+import { BUILTIN_INITIALIZER_NAMES } from "../../../src/transports/cli/generate/builtin-generators";
+import { herald } from "../../support/cli";
+import { copyFixtureApp, listFiles, makeScratchDir, removeScratchDir, runJest, typecheck } from "./support";
+
+// The fixture app keeps services in lib/services and tests in spec/ (see its herald.config.ts),
+// and registers a plugin generator of type "report".
+let scratch: string;
+let appDir: string;
+
+beforeAll(() => {
+  scratch = makeScratchDir();
+  appDir = copyFixtureApp("generate", scratch);
+});
+
+afterAll(() => removeScratchDir(scratch));
+
+const read = (path: string) => readFileSync(join(appDir, path), "utf8");
+
+const generated: { args: string[]; files: Record<string, RegExp[]> }[] = [
+  {
+    args: ["generate", "action", "users:create"],
+    files: {
+      "actions/users/create.ts": [/export class UsersCreate implements Action/, /name = "users:create"/, /@Web\(\{ route: "\/users\/create", method: HTTP_METHOD\.POST \}\)/],
+      "spec/actions/users/create.test.ts": [/runAction\("users:create"/],
+    },
+  },
+  {
+    args: ["g", "action", "users:sendEmail", "--method", "PUT", "--route", "/users/:id/email"],
+    files: {
+      "actions/users/send-email.ts": [/export class UsersSendEmail /, /route: "\/users\/:id\/email", method: HTTP_METHOD\.PUT/],
+      "spec/actions/users/send-email.test.ts": [/runAction\("users:sendEmail"/],
+    },
+  },
+  {
+    args: ["g", "action", "users:count", "--no-web"],
+    files: { "actions/users/count.ts": [/@injectable\(\)\nexport class UsersCount/], "spec/actions/users/count.test.ts": [] },
+  },
+  {
+    args: ["g", "task", "reports:send", "--queue", "mail"],
+    files: {
+      "actions/reports/send.ts": [/@Task\(\{ queue: "mail" \}\)\nexport class ReportsSend implements Action/],
+      "spec/actions/reports/send.test.ts": [/runAction\("reports:send"/],
+    },
+  },
+  {
+    args: ["g", "initializer", "cache"],
+    files: {
+      "initializers/cache.ts": [/export class CacheInitializer implements Initializer/, /name = "cache"/],
+      "spec/initializers/cache.test.ts": [/toContain\("cache"\)/],
+    },
+  },
+  {
+    args: ["g", "middleware", "audit"],
+    files: {
+      "middleware/audit.ts": [/export class AuditMiddleware implements ActionMiddleware/],
+      "spec/middleware/audit.test.ts": [/from "\.\.\/\.\.\/middleware\/audit"/],
+    },
+  },
+  {
+    args: ["g", "channel", "chat/rooms"],
+    files: {
+      "channels/chat/rooms.ts": [/export class RoomsChannel extends Channel/, /name = "chat:rooms"/],
+      "spec/channels/chat/rooms.test.ts": [/from "\.\.\/\.\.\/\.\.\/channels\/chat\/rooms"/],
+    },
+  },
+  {
+    args: ["g", "service", "billing/invoice"],
+    files: {
+      "lib/services/billing/invoice.ts": [/@injectable\(\)\nexport class InvoiceService/],
+      "spec/lib/services/billing/invoice.test.ts": [/from "\.\.\/\.\.\/\.\.\/\.\.\/lib\/services\/billing\/invoice"/],
+    },
+  },
+  { args: ["g", "test", "smoke"], files: { "spec/smoke.test.ts": [/useTestServer\(\{ appDir: join\(__dirname, "\.\."\) \}\)/] } },
+  {
+    args: ["g", "report", "monthly-sales", "--title", "Monthly sales"],
+    files: { "reports/monthly-sales.ts": [/export function monthlySalesReport/], "spec/reports/monthly-sales.test.ts": [] },
+  },
+];
+
+describe("herald generate <type> <name>", () => {
+  test.each(generated)("$args writes its files in the app's folders", async ({ args, files }) => {
+    const before = listFiles(appDir);
+    const run = await herald(args, { cwd: appDir });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    for (const path of Object.keys(files)) expect(run.stdout).toContain(`created ${path}`);
+    expect(listFiles(appDir)).toEqual([...before, ...Object.keys(files)].sort());
+    for (const [path, patterns] of Object.entries(files)) {
+      for (const pattern of patterns) expect(read(path)).toMatch(pattern);
+    }
+  });
+
+  test("--dry-run prints what would be written and writes nothing", async () => {
+    const before = listFiles(appDir);
+    const run = await herald(["g", "task", "reports:purge", "--frequency", "60000", "--dry-run"], { cwd: appDir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("--- would create actions/reports/purge.ts\n");
+    expect(run.stdout).toContain('@Task({ queue: "default", frequency: 60000 })');
+    expect(run.stdout).toContain("--- would create spec/actions/reports/purge.test.ts\n");
+    expect(listFiles(appDir)).toEqual(before);
+  });
+
+  test("an existing file is never touched without --force, and overwritten with it", async () => {
+    expect((await herald(["g", "service", "mailer"], { cwd: appDir })).code).toBe(0);
+    writeFileSync(join(appDir, "lib/services/mailer.ts"), "// edited by hand\nexport class MailerService {}\n");
+
+    const refused = await herald(["g", "service", "mailer"], { cwd: appDir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("lib/services/mailer.ts, spec/lib/services/mailer.test.ts already exist; use --force");
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ type: "CONNECTION_CONFLICT" });
+    expect(read("lib/services/mailer.ts")).toBe("// edited by hand\nexport class MailerService {}\n");
+
+    const dryRun = await herald(["g", "service", "mailer", "--force", "--dry-run"], { cwd: appDir });
+    expect(dryRun.stdout).toContain("--- would overwrite lib/services/mailer.ts");
+    expect(read("lib/services/mailer.ts")).toContain("edited by hand");
+
+    const forced = await herald(["g", "service", "mailer", "--force"], { cwd: appDir });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain("overwrote lib/services/mailer.ts");
+    expect(read("lib/services/mailer.ts")).toContain("@injectable()\nexport class MailerService {}");
+  });
+
+  test("--no-test writes the source file only", async () => {
+    const run = await herald(["g", "middleware", "timing", "--no-test"], { cwd: appDir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("created middleware/timing.ts\n");
+    expect(existsSync(join(appDir, "spec/middleware/timing.test.ts"))).toBe(false);
+  });
+
+  test.each([
+    ["action", "../x", 'must not contain ".."'],
+    ["service", "../../outside", 'must not contain ".."'],
+    ["service", "billing/../../outside", 'must not contain ".."'],
+    ["action", "users:..", 'must not contain ".."'],
+    ["service", "/etc/passwd", 'start with "/"'],
+    ["service", "a\\b", '"\\"'],
+    ["action", "users", "<group>:<verb>"],
+    ["action", "users:send email", '"send email" is not a valid part'],
+    ["action", "1users:create", '"1users" is not a valid part'],
+    ["service", "my service", "is not a valid part"],
+    ["service", "delete", '"delete" is a reserved word in JavaScript'],
+    ["middleware", "class", '"class" is a reserved word in JavaScript'],
+    ["initializer", "web", '"web" is the name of a part of the framework'],
+    ["initializer", "task_workers", '"task-workers" is the name of a part of the framework'],
+  ])("refuses the %s name %j with a clear message and writes nothing", async (type, name, reason) => {
+    const before = listFiles(appDir);
+    const run = await herald(["g", type, name], { cwd: appDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Refusing the name "${name}"`);
+    expect(run.stderr).toContain(reason);
+    expect(run.stderr).toContain("Nothing was written.");
+    expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", key: "name", value: name });
+    expect(listFiles(appDir)).toEqual(before);
+  });
+
+  test("refuses an unknown type, listing the valid ones", async () => {
+    const run = await herald(["g", "widget", "x"], { cwd: appDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Given: "widget"');
+    expect(run.stderr).toContain('"action", "initializer", "middleware", "channel", "service", "task", "test", "report"');
+  });
+
+  test("generate --help lists every type, the plugin's too, with its flags", async () => {
+    const run = await herald(["generate", "--help"], { cwd: appDir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/report\s+A report: a function that renders a title/);
+    expect(run.stdout).toMatch(/--title\s+report: its title/);
+    expect(run.stdout).toMatch(/--no-test|--test/);
+  });
+
+  test("getValidTypes lists the built-in types and the app's plugin types", () => {
+    expect(getValidTypes(appDir)).toEqual(["action", "initializer", "middleware", "channel", "service", "task", "test", "report"]);
+    expect(getValidTypes(join(__dirname, "../../fixtures/apps/cli"))).not.toContain("report");
+  });
+
+  test("the generated code type-checks", async () => {
+    const run = await typecheck(appDir);
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  }, 240_000);
+
+  test("the generated tests pass", async () => {
+    const { run, report } = await runJest([appDir]);
+    if (!report?.success) throw new Error(`nested jest failed:\n${run.stderr}\n${report?.testResults.map((r) => r.message).join("\n") ?? run.stdout}`);
+    const suites = report.testResults.map((result) => result.name.slice(appDir.length + 1)).sort();
+    expect(suites).toEqual([
+      "spec/actions/reports/send.test.ts",
+      "spec/actions/users/count.test.ts",
+      "spec/actions/users/create.test.ts",
+      "spec/actions/users/send-email.test.ts",
+      "spec/channels/chat/rooms.test.ts",
+      "spec/initializers/cache.test.ts",
+      "spec/lib/services/billing/invoice.test.ts",
+      "spec/lib/services/mailer.test.ts",
+      "spec/middleware/audit.test.ts",
+      "spec/reports/monthly-sales.test.ts",
+      "spec/smoke.test.ts",
+    ]);
+    expect(report.numFailedTests).toBe(0);
+  }, 240_000);
+});
+
+test("the initializer names the generator reserves are those of the framework's initializers", async () => {
+  const names = new Set<string>();
+  for (const runMode of Object.values(RUN_MODE)) {
+    const server = await createHerald({ appDir: join(__dirname, "../../fixtures/apps/cli"), runMode, logLevel: "silent" }).load();
+    for (const initializer of server.initializers) names.add(initializer.name);
+  }
+  expect([...names].sort()).toEqual([...BUILTIN_INITIALIZER_NAMES].sort());
+});

@@ -1,0 +1,120 @@
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { waitFor } from "herald/testing";
+import { herald } from "../../support/cli";
+import { childEnv, listFiles, makeScratchDir, REPO_ROOT, removeScratchDir, run } from "./support";
+
+let scratch: string;
+let appDir: string;
+
+beforeAll(() => {
+  scratch = makeScratchDir();
+  appDir = join(scratch, "my-app");
+});
+
+afterAll(() => removeScratchDir(scratch));
+
+/**
+ * What `npm install` does with `"herald": "file:<repo>"`: a symlink to the package and its bin.
+ * The other dependencies resolve from the repository's node_modules above the scratch folder.
+ */
+function linkHerald(): void {
+  mkdirSync(join(appDir, "node_modules/.bin"), { recursive: true });
+  symlinkSync(REPO_ROOT, join(appDir, "node_modules/herald"), "dir");
+  symlinkSync("../herald/dist/cli-entry.js", join(appDir, "node_modules/.bin/herald"));
+  chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
+}
+
+test("herald new writes an application", async () => {
+  const created = await herald(["new", "my-app", "--herald", `file:${REPO_ROOT}`], { cwd: scratch });
+  expect(created.code).toBe(0);
+  expect(created.stdout).toContain("created package.json\n");
+  expect(created.stdout).toContain("Next:\n  cd my-app\n  npm install\n  npm start\n");
+  expect(listFiles(appDir)).toEqual([
+    ".gitignore",
+    "README.md",
+    "actions/hello.ts",
+    "herald.config.ts",
+    "jest.config.js",
+    "package.json",
+    "test/actions/hello.test.ts",
+    "tsconfig.json",
+  ]);
+  const manifest = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8"));
+  expect(manifest).toMatchObject({
+    name: "my-app",
+    private: true,
+    scripts: { start: "herald start", test: "jest" },
+    dependencies: { herald: `file:${REPO_ROOT}`, zod: expect.any(String) },
+    devDependencies: { jest: expect.any(String), "ts-jest": expect.any(String), typescript: expect.any(String) },
+  });
+  expect(readFileSync(join(appDir, "jest.config.js"), "utf8")).toContain('"ts-jest"');
+});
+
+test("without --herald the app depends on this version of herald from the registry", async () => {
+  const dryRun = await herald(["new", "other-app", "--dry-run"], { cwd: scratch });
+  expect(dryRun.code).toBe(0);
+  const version = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version;
+  expect(dryRun.stdout).toContain(`"herald": "^${version}"`);
+  expect(dryRun.stdout).toContain("--- would create actions/hello.ts");
+  expect(listFiles(scratch).some((path) => path.startsWith("other-app"))).toBe(false);
+});
+
+test("its own tests pass with npm test", async () => {
+  linkHerald();
+  const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
+  if (tested.code !== 0) throw new Error(`npm test failed:\n${tested.stdout}\n${tested.stderr}`);
+  expect(tested.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+}, 240_000);
+
+test("it type-checks", async () => {
+  const checked = await run("npm", ["run", "typecheck"], { cwd: appDir, timeout: 240_000 });
+  if (checked.code !== 0) throw new Error(`tsc failed:\n${checked.stdout}\n${checked.stderr}`);
+}, 240_000);
+
+test("npm start serves it", async () => {
+  const server = spawn("npm", ["start"], {
+    cwd: appDir,
+    env: childEnv({ PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: "development" }),
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  let output = "";
+  server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    let url: string | undefined;
+    await waitFor(
+      () => {
+        const started = output.split("\n").find((line) => line.includes('"server started"'));
+        url = started ? (JSON.parse(started) as { url: string }).url : undefined;
+        return url !== undefined;
+      },
+      { timeout: 90_000, interval: 100 },
+    );
+    const response = await fetch(`${url}/api/hello?who=Ada`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ greeting: "Hello, Ada!" });
+  } finally {
+    // npm runs herald in a child shell: stop the whole process group this test started.
+    process.kill(-server.pid!, "SIGTERM");
+    await exited;
+  }
+}, 120_000);
+
+test("a second herald new into the same folder touches nothing", async () => {
+  const before = readFileSync(join(appDir, "actions/hello.ts"), "utf8");
+  const again = await herald(["new", "my-app"], { cwd: scratch });
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain("already exist; use --force to overwrite. Nothing was written.");
+  expect(readFileSync(join(appDir, "actions/hello.ts"), "utf8")).toBe(before);
+});
+
+test("an invalid package name is refused", async () => {
+  const refused = await herald(["new", "My App"], { cwd: scratch });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('"My App" is not a valid npm package name');
+  expect(listFiles(scratch).some((path) => path.startsWith("My App"))).toBe(false);
+});

@@ -1,0 +1,105 @@
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import repoJestConfig from "../../../jest.config";
+
+export const REPO_ROOT = join(__dirname, "../../..");
+
+/**
+ * Scratch space inside the repository (git-ignored), so that an app made there resolves
+ * `herald`, `zod`, jest and typescript from the repository's node_modules as a linked install would.
+ */
+const SCRATCH_ROOT = join(REPO_ROOT, "test/.tmp-cli");
+
+export function makeScratchDir(): string {
+  mkdirSync(SCRATCH_ROOT, { recursive: true });
+  return mkdtempSync(join(SCRATCH_ROOT, "run-"));
+}
+
+export function removeScratchDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Copies a fixture app to `<scratch>/app`: the same depth as test/fixtures/apps/<name>, so its tsconfig `extends` still resolves. */
+export function copyFixtureApp(name: string, scratchDir: string): string {
+  const appDir = join(scratchDir, "app");
+  cpSync(join(REPO_ROOT, "test/fixtures/apps", name), appDir, { recursive: true });
+  return appDir;
+}
+
+/** Every file under `dir`, relative, sorted, without node_modules. */
+export function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .filter((path) => !path.split("/").includes("node_modules"))
+    .sort();
+}
+
+export interface ProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment for a nested tool run: without the summary file the CI reads, which a nested
+ * Jest would otherwise overwrite with its own counts.
+ */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.HERALD_TEST_SUMMARY;
+  return env;
+}
+
+/** Runs a program to completion (bounded by `timeout`). */
+export function run(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout: number }): Promise<ProcessRun> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      { cwd: options.cwd, env: childEnv(options.env), timeout: options.timeout, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** `tsc --noEmit` on a project, with the repository's TypeScript. */
+export function typecheck(projectDir: string): Promise<ProcessRun> {
+  return run(process.execPath, [require.resolve("typescript/bin/tsc"), "--noEmit", "-p", projectDir], {
+    cwd: projectDir,
+    timeout: 240_000,
+  });
+}
+
+/**
+ * Runs Jest over the tests under `roots` with the repository's own config (ts-jest, `herald`
+ * mapped to src), minus its global setup and reporters; returns Jest's JSON report.
+ */
+export async function runJest(roots: string[]): Promise<{ run: ProcessRun; report: JestReport | undefined }> {
+  const { globalSetup: _build, reporters: _reporters, ...config } = repoJestConfig;
+  const nested = { ...config, rootDir: REPO_ROOT, roots };
+  const result = await run(
+    process.execPath,
+    [require.resolve("jest/bin/jest"), "--config", JSON.stringify(nested), "--json", "--ci"],
+    { cwd: roots[0]!, timeout: 240_000 },
+  );
+  let report: JestReport | undefined;
+  try {
+    report = JSON.parse(result.stdout) as JestReport;
+  } catch {
+    report = undefined;
+  }
+  return { run: result, report };
+}
+
+export interface JestReport {
+  success: boolean;
+  numPassedTests: number;
+  numFailedTests: number;
+  numTotalTestSuites: number;
+  testResults: { name: string; status: string; message: string }[];
+}

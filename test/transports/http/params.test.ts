@@ -1,0 +1,214 @@
+import { useTestServer, serverUrl } from "herald/testing";
+import { HTTP_APP } from "./fixture";
+
+useTestServer({ appDir: HTTP_APP, env: { HTTP_BODY_LIMIT: "64kb" } });
+
+const api = (path: string) => `${serverUrl()}/api${path}`;
+const postJson = (path: string, body: unknown, method = "POST") =>
+  fetch(api(path), { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+describe("params are merged path → query → body, a later source winning", () => {
+  test("path params, query params and a JSON body all reach the action", async () => {
+    const response = await fetch(api("/echo/7?id=from-query&color=red&size=m"), {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ size: "xl", nested: { deep: [1, 2] } }),
+    });
+    expect(response.status).toBe(200);
+    expect((await response.json()).params).toEqual({ id: "from-query", color: "red", size: "xl", nested: { deep: [1, 2] } });
+  });
+
+  test("the body overrides the query, which overrides the path", async () => {
+    const response = await fetch(api("/echo/7?id=query"), {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ id: "body" }),
+    });
+    expect((await response.json()).params.id).toBe("body");
+  });
+
+  test("repeated query keys become arrays", async () => {
+    const response = await fetch(api("/echo?tag=a&tag=b&one=1"));
+    expect((await response.json()).params).toEqual({ tag: ["a", "b"], one: "1" });
+  });
+
+  test("a urlencoded form body is read, repeated keys becoming arrays", async () => {
+    const response = await fetch(api("/echo?from=query"), {
+      method: "POST",
+      body: new URLSearchParams([["name", "Ada"], ["tag", "x"], ["tag", "y"], ["from", "form"]]),
+    });
+    expect((await response.json()).params).toEqual({ name: "Ada", tag: ["x", "y"], from: "form" });
+  });
+
+  test("multipart form fields are params too", async () => {
+    const form = new FormData();
+    form.append("name", "Grace");
+    form.append("tag", "x");
+    form.append("tag", "y");
+    const response = await fetch(api("/echo"), { method: "POST", body: form });
+    expect((await response.json()).params).toEqual({ name: "Grace", tag: ["x", "y"] });
+  });
+
+  test("a body of another content type is not read", async () => {
+    const response = await fetch(api("/echo?q=1"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "name=Ada" });
+    expect((await response.json()).params).toEqual({ q: "1" });
+  });
+
+  test("an empty JSON body is no params", async () => {
+    const response = await fetch(api("/echo"), { method: "POST", headers: { "Content-Type": "application/json" } });
+    expect((await response.json()).params).toEqual({});
+  });
+});
+
+describe("__proto__, constructor and prototype never reach a prototype", () => {
+  const hostile = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":1,"safe":{"__proto__":{"polluted":"yes"},"ok":1}}';
+
+  test("in a JSON body, at any depth", async () => {
+    const response = await fetch(api("/echo"), { method: "POST", headers: { "Content-Type": "application/json" }, body: hostile });
+    const echoed = await response.json();
+    expect(echoed.params).toEqual({ safe: { ok: 1 } });
+    expect(echoed.paramsPrototypeIsObject).toBe(true);
+    expect(echoed.objectPrototypePolluted).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test("in the query string", async () => {
+    const response = await fetch(api("/echo?__proto__=x&constructor=y&prototype=z&__proto__[polluted]=yes&ok=1"));
+    const echoed = await response.json();
+    expect(echoed.params).toEqual({ ok: "1", "__proto__[polluted]": "yes" });
+    expect(echoed.objectPrototypePolluted).toBe(false);
+  });
+
+  test("in a urlencoded body", async () => {
+    const response = await fetch(api("/echo"), { method: "POST", body: new URLSearchParams("__proto__=x&constructor=y&prototype=z&ok=1") });
+    const echoed = await response.json();
+    expect(echoed.params).toEqual({ ok: "1" });
+    expect(echoed.objectPrototypePolluted).toBe(false);
+  });
+
+  test("in multipart field names, bracketed or not, and file fields", async () => {
+    const form = new FormData();
+    form.append("__proto__[polluted]", "yes");
+    form.append("constructor[prototype][polluted]", "yes");
+    form.append("a[__proto__][polluted]", "yes");
+    form.append("prototype", "x");
+    form.append("__proto__", new File(["evil"], "evil.txt", { type: "text/plain" }));
+    form.append("ok", "1");
+    const response = await fetch(api("/echo"), { method: "POST", body: form });
+    const echoed = await response.json();
+    expect(echoed.keys.sort()).toEqual(["a", "ok"]);
+    expect(echoed.params).toEqual({ a: {}, ok: "1" });
+    expect(echoed.objectPrototypePolluted).toBe(false);
+  });
+});
+
+describe("bad bodies", () => {
+  test("malformed JSON is 400 CONNECTION_ACTION_PARAM_FORMATTING", async () => {
+    const response = await fetch(api("/echo"), { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"name": "Ada",' });
+    expect(response.status).toBe(400);
+    const { error } = await response.json();
+    expect(error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_FORMATTING", key: "body" });
+    expect(error.message).toMatch(/^Malformed JSON body/);
+  });
+
+  test.each([["[1,2]"], ['"text"'], ["null"], ["42"]])("a JSON body that is not an object (%s) is 400", async (body) => {
+    const response = await fetch(api("/echo"), { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.type).toBe("CONNECTION_ACTION_PARAM_FORMATTING");
+  });
+
+  test("a malformed multipart body is 400", async () => {
+    const response = await fetch(api("/echo"), {
+      method: "POST",
+      headers: { "Content-Type": "multipart/form-data; boundary=xyz" },
+      body: "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nunterminated",
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.type).toBe("CONNECTION_ACTION_PARAM_FORMATTING");
+  });
+
+  const tooBig = "x".repeat(70 * 1024);
+
+  test("a JSON body above the limit is 413 CONNECTION_PAYLOAD_TOO_LARGE", async () => {
+    const response = await postJson("/echo", { text: tooBig });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatchObject({
+      type: "CONNECTION_PAYLOAD_TOO_LARGE",
+      message: "The request body is larger than the limit of 65536 bytes",
+    });
+  });
+
+  test("a urlencoded body above the limit is 413", async () => {
+    const response = await fetch(api("/echo"), { method: "POST", body: new URLSearchParams({ text: tooBig }) });
+    expect(response.status).toBe(413);
+  });
+
+  test("a multipart file above the limit is 413", async () => {
+    const form = new FormData();
+    form.append("file", new File([tooBig], "big.txt", { type: "text/plain" }));
+    const response = await fetch(api("/echo"), { method: "POST", body: form });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.type).toBe("CONNECTION_PAYLOAD_TOO_LARGE");
+  });
+
+  test("many small multipart parts adding up above the limit are 413", async () => {
+    const form = new FormData();
+    for (let index = 0; index < 9; index += 1) form.append(`field${index}`, "y".repeat(10 * 1024));
+    const response = await fetch(api("/echo"), { method: "POST", body: form });
+    expect(response.status).toBe(413);
+  });
+
+  test("a chunked multipart body (no Content-Length) above the limit is 413", async () => {
+    const form = new FormData();
+    for (let index = 0; index < 9; index += 1) form.append(`field${index}`, "y".repeat(10 * 1024));
+    const encoded = new Response(form);
+    const response = await fetch(api("/echo"), {
+      method: "POST",
+      headers: { "Content-Type": encoded.headers.get("content-type")! },
+      body: encoded.body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  test("more files than HTTP_MAX_FILES is 413", async () => {
+    const form = new FormData();
+    for (let index = 0; index < 11; index += 1) form.append("photos", new File(["p"], `p${index}.txt`, { type: "text/plain" }));
+    const response = await fetch(api("/echo"), { method: "POST", body: form });
+    expect(response.status).toBe(413);
+  });
+});
+
+describe("validation", () => {
+  test("params failing the action's inputs are 422 with the issues, never echoing a secret", async () => {
+    const response = await postJson("/user", { name: "Al", email: "not-an-email", password: "short" }, "PUT");
+    expect(response.status).toBe(422);
+    const { error } = await response.json();
+    expect(error).toMatchObject({
+      type: "CONNECTION_ACTION_PARAM_VALIDATION",
+      message: 'Invalid value for "name": Too small: expected string to have >=3 characters',
+      key: "name",
+      value: "Al",
+    });
+    expect(error.issues.map((issue: { path: string[] }) => issue.path.join("."))).toEqual(["name", "email", "password"]);
+    expect(JSON.stringify(error)).not.toContain("short");
+  });
+
+  test("a missing required param is 422 CONNECTION_ACTION_PARAM_REQUIRED", async () => {
+    const response = await postJson("/user", { email: "ada@example.com", password: "long enough" }, "PUT");
+    expect(response.status).toBe(422);
+    expect((await response.json()).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED", key: "name" });
+  });
+
+  test("valid params run the action", async () => {
+    const response = await postJson("/user", { name: "Ada", email: "ada@example.com", password: "long enough" }, "PUT");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ user: { id: 1, name: "Ada" } });
+  });
+
+  test("a path param is validated like any other", async () => {
+    const response = await fetch(api("/users/abc"));
+    expect(response.status).toBe(422);
+    expect((await response.json()).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", key: "id", value: "abc" });
+  });
+});

@@ -1,0 +1,120 @@
+import { useTestServer, serverUrl } from "herald/testing";
+import { HTTP_APP } from "./fixture";
+
+useTestServer({ appDir: HTTP_APP, env: { LOG_LEVEL: "fatal" } });
+
+const api = (path: string) => `${serverUrl()}/api${path}`;
+
+describe("action results", () => {
+  test("the returned value is sent as JSON with 200", async () => {
+    const response = await fetch(api("/small"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  test("an action that returns nothing sends JSON null", async () => {
+    const response = await fetch(api("/nothing"), { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("null");
+  });
+
+  test("a thrown TypedError is sent with its status from ErrorStatusCodes and the core error body", async () => {
+    const response = await fetch(api("/forbidden"));
+    expect(response.status).toBe(403);
+    expect((await response.json()).error).toEqual({
+      message: "Admins only",
+      type: "CONNECTION_FORBIDDEN",
+      key: "role",
+      value: "guest",
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      stack: expect.any(String),
+    });
+  });
+
+  test("any other thrown error is 500 CONNECTION_ACTION_RUN", async () => {
+    const response = await fetch(api("/crash"));
+    expect(response.status).toBe(500);
+    expect((await response.json()).error).toMatchObject({ type: "CONNECTION_ACTION_RUN", message: "disk on fire" });
+  });
+
+  test("a value that cannot be serialized is 500 CONNECTION_SERVER_ERROR", async () => {
+    const response = await fetch(api("/unserializable"));
+    expect(response.status).toBe(500);
+    expect((await response.json()).error.type).toBe("CONNECTION_SERVER_ERROR");
+  });
+
+  test("a returned Response passes through: status, headers, cookies and streamed body", async () => {
+    const response = await fetch(api("/report.csv"), { headers: { "Accept-Encoding": "gzip" } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("content-type")).toBe("text/csv");
+    expect(response.headers.get("x-report")).toBe("monthly");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+    expect(await response.text()).toBe("id,name\n1,Ada\n2,Grace\n");
+  });
+});
+
+describe("request ids", () => {
+  test("every response carries a generated X-Request-Id, which the action sees on its connection", async () => {
+    const response = await fetch(api("/connection"));
+    const id = response.headers.get("x-request-id");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await response.json()).toEqual({ type: "web", requestId: id, remoteAddress: "127.0.0.1", hasSession: true });
+  });
+
+  test("a valid incoming X-Request-Id is echoed and used", async () => {
+    const response = await fetch(api("/connection"), { headers: { "X-Request-Id": "trace-abc.123" } });
+    expect(response.headers.get("x-request-id")).toBe("trace-abc.123");
+    expect((await response.json()).requestId).toBe("trace-abc.123");
+  });
+
+  test.each([["has spaces in it"], ["x".repeat(129)], ["<script>"]])("an invalid incoming id (%s) is replaced", async (incoming) => {
+    const response = await fetch(api("/connection"), { headers: { "X-Request-Id": incoming } });
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test("error responses and 404s carry one too", async () => {
+    expect((await fetch(api("/crash"))).headers.get("x-request-id")).toBeTruthy();
+    expect((await fetch(`${serverUrl()}/missing`)).headers.get("x-request-id")).toBeTruthy();
+  });
+});
+
+describe("compression", () => {
+  test("a body above 1 KB is gzipped when the client accepts it", async () => {
+    const response = await fetch(api("/big"), { headers: { "Accept-Encoding": "gzip" } });
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect((await response.json()).text).toHaveLength(2800);
+  });
+
+  test("a body above 1 KB is sent as is when the client does not accept gzip", async () => {
+    const response = await fetch(api("/big"), { headers: { "Accept-Encoding": "identity" } });
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect((await response.json()).text).toHaveLength(2800);
+  });
+
+  test("a body under 1 KB is not compressed", async () => {
+    const response = await fetch(api("/small"), { headers: { "Accept-Encoding": "gzip" } });
+    expect(response.headers.get("content-encoding")).toBeNull();
+  });
+});
+
+describe("security headers", () => {
+  test("nosniff, frame deny and a referrer policy are on every response; no HSTS over plain HTTP", async () => {
+    for (const url of [api("/small"), api("/nope"), `${serverUrl()}/`]) {
+      const response = await fetch(url);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+      expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(response.headers.get("strict-transport-security")).toBeNull();
+      expect(response.headers.get("x-powered-by")).toBeNull();
+    }
+  });
+
+  test("X-Forwarded-Proto is not trusted unless HTTP_TRUST_PROXY says so", async () => {
+    const response = await fetch(api("/small"), { headers: { "X-Forwarded-Proto": "https" } });
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+  });
+});

@@ -1,0 +1,58 @@
+import { readHttpSettings } from "herald";
+
+const read = (raw: Record<string, string>) => readHttpSettings({ raw });
+
+test("defaults", () => {
+  expect(read({})).toEqual({
+    apiPrefix: "/api",
+    bodyLimit: 10 * 1024 * 1024,
+    maxFiles: 10,
+    corsOrigins: [],
+    trustProxy: false,
+    staticMaxAge: 0,
+    shutdownTimeout: 10_000,
+    headersTimeout: 60_000,
+    requestTimeout: 300_000,
+  });
+});
+
+test.each([
+  ["2048", 2048],
+  ["512kb", 512 * 1024],
+  ["1.5MB", 1.5 * 1024 * 1024],
+  ["1gb", 1024 ** 3],
+  ["100 b", 100],
+])("HTTP_BODY_LIMIT=%s is %d bytes", (text, bytes) => {
+  expect(read({ HTTP_BODY_LIMIT: text }).bodyLimit).toBe(bytes);
+});
+
+test("HTTP_CORS_ORIGINS is a comma-separated list of origins or *", () => {
+  expect(read({ HTTP_CORS_ORIGINS: " https://a.example.com ,*, http://localhost:3000" }).corsOrigins).toEqual([
+    "https://a.example.com",
+    "*",
+    "http://localhost:3000",
+  ]);
+});
+
+test.each([
+  ["true", true],
+  ["false", false],
+  ["2", 2],
+  ["loopback, 10.0.0.0/8", "loopback, 10.0.0.0/8"],
+])("HTTP_TRUST_PROXY=%s is %p", (text, value) => {
+  expect(read({ HTTP_TRUST_PROXY: text }).trustProxy).toEqual(value);
+});
+
+test("both TLS files turn HTTPS on", () => {
+  expect(read({ HTTP_TLS_CERT_FILE: "/c.pem", HTTP_TLS_KEY_FILE: "/k.pem" }).tls).toEqual({ certFile: "/c.pem", keyFile: "/k.pem" });
+});
+
+test.each([
+  ["HTTP_BODY_LIMIT", "ten megs"],
+  ["HTTP_CORS_ORIGINS", "app.example.com"],
+  ["HTTP_STATIC_MAX_AGE", "-5"],
+  ["HTTP_TLS_CERT_FILE", undefined],
+])("a bad %s is a CONFIG_ERROR naming it", (variable, value) => {
+  const raw: Record<string, string> = value === undefined ? { HTTP_TLS_KEY_FILE: "/k.pem" } : { [variable]: value };
+  expect(() => read(raw)).toThrow(expect.objectContaining({ type: "CONFIG_ERROR", key: variable }));
+});

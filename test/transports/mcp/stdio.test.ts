@@ -1,0 +1,34 @@
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { HERALD_BIN } from "../../support/cli";
+
+const cwd = join(__dirname, "../../fixtures/apps/mcp");
+
+test("herald mcp serves the app over stdio, logs kept off stdout", async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HERALD_BIN, "mcp"],
+    cwd,
+    env: { ...(process.env as Record<string, string>), NODE_ENV: "test", LOG_LEVEL: "info" },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: "stdio-test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["math-add", "report-weekly"]));
+    const result = await client.callTool({ name: "math-add", arguments: { a: 1, b: 2 } });
+    expect(result.structuredContent).toEqual({ sum: 3 });
+    const invalid = await client.callTool({ name: "math-add", arguments: { a: 1 } });
+    expect(invalid.isError).toBe(true);
+    const prompt = await client.getPrompt({ name: "prompt-review", arguments: { topic: "stdio" } });
+    expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Please review stdio carefully." });
+  } finally {
+    await client.close();
+  }
+  // The action log went to stderr: a protocol stream polluted by logs would have failed above.
+  expect(stderr).toContain("math:add");
+});

@@ -1,0 +1,284 @@
+import { randomUUID } from "node:crypto";
+import { ErrorType } from "herald";
+import { waitFor } from "herald/testing";
+import type { JobHandler, NewJob, QueueDriver, RunningJob } from "../../../src/transports/tasks/driver";
+import { JobFailure } from "../../../src/transports/tasks/job-failure";
+
+const NO_RETRY: Pick<NewJob, "retries" | "backoff"> = { retries: 0, backoff: { strategy: "fixed", delayMs: 0 } };
+
+function job(params: Record<string, unknown> = {}, options: Partial<NewJob> = {}): NewJob {
+  return { payload: { action: "test:run", params }, ...NO_RETRY, ...options };
+}
+
+function failure(message: string, retryable = true): JobFailure {
+  return new JobFailure({ message, type: ErrorType.CONNECTION_ACTION_RUN, timestamp: new Date().toISOString() }, retryable);
+}
+
+/** A latch a test opens when it wants a held job to finish. */
+function latch(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/**
+ * The behaviour every queue driver must have. Each test works its own queue names, so a
+ * driver over a shared backend sees nothing of the others.
+ */
+export function describeDriverContract(name: string, createDriver: () => QueueDriver): void {
+  describe(`${name} queue driver contract`, () => {
+    let driver: QueueDriver;
+    let queue: string;
+
+    beforeEach(() => {
+      driver = createDriver();
+      queue = `q-${randomUUID().slice(0, 8)}`;
+    });
+
+    afterEach(async () => {
+      await driver.close();
+    });
+
+    test("runs a job once and keeps its result", async () => {
+      const seen: RunningJob[] = [];
+      await driver.process(queue, 1, async (running) => {
+        seen.push(running);
+        return { doubled: (running.payload.params.n as number) * 2 };
+      });
+      const [id] = await driver.enqueue(queue, [job({ n: 21 })]);
+
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded");
+      expect(await driver.getJob(queue, id!)).toMatchObject({
+        id,
+        queue,
+        action: "test:run",
+        params: { n: 21 },
+        status: "succeeded",
+        attempts: 1,
+        result: { doubled: 42 },
+      });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ id, queue, attempt: 1, payload: { action: "test:run", params: { n: 21 } } });
+    });
+
+    test("counts waiting jobs until a worker takes them", async () => {
+      await driver.enqueue(queue, [job(), job(), job()]);
+      expect(await driver.stats(queue)).toEqual({ waiting: 3, active: 0, delayed: 0, failed: 0 });
+
+      let ran = 0;
+      await driver.process(queue, 2, async () => void (ran += 1));
+      await waitFor(() => ran === 3);
+      await waitFor(async () => (await driver.stats(queue)).waiting === 0);
+    });
+
+    test("holds a delayed job until its time", async () => {
+      let ranAt = 0;
+      await driver.process(queue, 1, async () => void (ranAt = Date.now()));
+      const enqueuedAt = Date.now();
+      const [id] = await driver.enqueue(queue, [job({}, { delayMs: 400 })]);
+
+      expect((await driver.getJob(queue, id!))?.status).toBe("delayed");
+      expect((await driver.stats(queue)).delayed).toBe(1);
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded");
+      expect(ranAt - enqueuedAt).toBeGreaterThanOrEqual(400 - 5);
+    });
+
+    test("retries with backoff, then keeps the job as failed with its error", async () => {
+      const attempts: number[] = [];
+      await driver.process(queue, 1, async (running) => {
+        attempts.push(running.attempt);
+        throw failure(`boom ${running.attempt}`);
+      });
+      const [id] = await driver.enqueue(queue, [job({}, { retries: 2, backoff: { strategy: "exponential", delayMs: 20 } })]);
+
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "failed");
+      expect(attempts).toEqual([1, 2, 3]);
+      const failed = await driver.getJob(queue, id!);
+      expect(failed).toMatchObject({ status: "failed", attempts: 3, error: { message: "boom 3", type: "CONNECTION_ACTION_RUN" } });
+      expect(failed).not.toHaveProperty("result");
+      expect(await driver.failed(queue, 10)).toEqual([expect.objectContaining({ id, error: expect.objectContaining({ message: "boom 3" }) })]);
+      expect((await driver.stats(queue)).failed).toBe(1);
+    });
+
+    test("succeeds on a retry after passing failures", async () => {
+      await driver.process(queue, 1, async (running) => {
+        if (running.attempt < 3) throw failure("not yet");
+        return "third time";
+      });
+      const [id] = await driver.enqueue(queue, [job({}, { retries: 5, backoff: { strategy: "fixed", delayMs: 10 } })]);
+
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded");
+      expect(await driver.getJob(queue, id!)).toMatchObject({ attempts: 3, result: "third time" });
+    });
+
+    test("fails at once on an error a retry cannot fix", async () => {
+      let runs = 0;
+      await driver.process(queue, 1, async () => {
+        runs += 1;
+        throw failure("bad params", false);
+      });
+      const [id] = await driver.enqueue(queue, [job({}, { retries: 3, backoff: { strategy: "fixed", delayMs: 10 } })]);
+
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "failed");
+      expect(runs).toBe(1);
+    });
+
+    test("treats any other rejection as a retryable failure", async () => {
+      let runs = 0;
+      await driver.process(queue, 1, async () => {
+        runs += 1;
+        throw new Error("plain");
+      });
+      const [id] = await driver.enqueue(queue, [job({}, { retries: 1, backoff: { strategy: "fixed", delayMs: 10 } })]);
+
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "failed");
+      expect(runs).toBe(2);
+      expect((await driver.getJob(queue, id!))?.error).toMatchObject({ message: "plain" });
+    });
+
+    test("retries a failed job on request", async () => {
+      let fail = true;
+      await driver.process(queue, 1, async () => {
+        if (fail) throw failure("down");
+        return "up";
+      });
+      const [id] = await driver.enqueue(queue, [job()]);
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "failed");
+
+      fail = false;
+      expect(await driver.retry(queue, id!)).toBe(true);
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded");
+      expect(await driver.getJob(queue, id!)).toMatchObject({ result: "up", attempts: 2 });
+      expect(await driver.retry(queue, id!)).toBe(false);
+      expect(await driver.failed(queue, 10)).toEqual([]);
+    });
+
+    test("de-duplicates a given job id, also after the job succeeded", async () => {
+      const runs: unknown[] = [];
+      const jobId = `report-${randomUUID()}`;
+      const first = await driver.enqueue(queue, [job({ copy: 1 }, { jobId }), job({ copy: 2 }, { jobId })]);
+      expect(first).toEqual([jobId, jobId]);
+
+      await driver.process(queue, 2, async (running) => void runs.push(running.payload.params.copy));
+      await waitFor(async () => (await driver.getJob(queue, jobId))?.status === "succeeded");
+      expect(await driver.enqueue(queue, [job({ copy: 3 }, { jobId })])).toEqual([jobId]);
+      expect((await driver.stats(queue)).waiting).toBe(0);
+      expect(runs).toEqual([1]);
+    });
+
+    test("runs no more jobs at once than its concurrency", async () => {
+      let running = 0;
+      let highest = 0;
+      const release = latch();
+      await driver.process(queue, 2, async () => {
+        running += 1;
+        highest = Math.max(highest, running);
+        await release.promise;
+        running -= 1;
+      });
+      const ids = await driver.enqueue(queue, [job(), job(), job(), job()]);
+
+      await waitFor(() => running === 2);
+      expect((await driver.stats(queue)).active).toBe(2);
+      release.open();
+      await waitFor(async () => (await Promise.all(ids.map((id) => driver.getJob(queue, id)))).every((info) => info?.status === "succeeded"));
+      expect(highest).toBe(2);
+    });
+
+    test("finishes the jobs in hand when stopped gracefully", async () => {
+      const release = latch();
+      let started = false;
+      await driver.process(queue, 1, async () => {
+        started = true;
+        await release.promise;
+        return "finished";
+      });
+      const [id] = await driver.enqueue(queue, [job()]);
+      await waitFor(() => started);
+
+      const stopping = driver.stopWorkers(10_000);
+      release.open();
+      expect(await stopping).toBe(0);
+      expect(await driver.getJob(queue, id!)).toMatchObject({ status: "succeeded", result: "finished" });
+    });
+
+    test("hands a job cut off by a stop to the next worker, never losing it", async () => {
+      const attempts: string[] = [];
+      let signalled = false;
+      const hang: JobHandler = (running) =>
+        new Promise((_, reject) => {
+          attempts.push("cut");
+          running.signal.addEventListener("abort", () => {
+            signalled = true;
+            reject(running.signal.reason);
+          });
+        });
+      await driver.process(queue, 1, hang);
+      const [id] = await driver.enqueue(queue, [job({ n: 1 })]);
+      await waitFor(() => attempts.length === 1);
+
+      expect(await driver.stopWorkers(50)).toBe(1);
+      expect(signalled).toBe(true);
+      await driver.process(queue, 1, async (running) => {
+        attempts.push("again");
+        return running.payload.params;
+      });
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded", { timeout: 10_000 });
+      expect(attempts).toEqual(["cut", "again"]);
+      expect((await driver.getJob(queue, id!))?.result).toEqual({ n: 1 });
+    });
+
+    test("removes a job", async () => {
+      const [id] = await driver.enqueue(queue, [job()]);
+      await driver.remove(queue, id!);
+      expect(await driver.getJob(queue, id!)).toBeUndefined();
+      expect((await driver.stats(queue)).waiting).toBe(0);
+    });
+
+    test("knows nothing of an unknown job", async () => {
+      expect(await driver.getJob(queue, "no-such-job")).toBeUndefined();
+    });
+
+    test("collects the outcomes of a fan-out's children", async () => {
+      const fanOutId = randomUUID();
+      expect(await driver.createFanOut({ id: fanOutId, action: "test:run", queue, total: 3, createdAt: 1 })).toBe(true);
+      expect(await driver.createFanOut({ id: fanOutId, action: "test:run", queue, total: 3, createdAt: 2 })).toBe(false);
+      await driver.process(queue, 3, async (running) => {
+        const n = running.payload.params.n as number;
+        if (n === 2) throw failure("two is odd here", false);
+        return n * 10;
+      });
+      await driver.enqueue(
+        queue,
+        [1, 2, 3].map((n, index) => ({ payload: { action: "test:run", params: { n }, fanOut: { id: fanOutId, index } }, ...NO_RETRY })),
+      );
+
+      await waitFor(async () => (await driver.fanOut(fanOutId))?.complete === true);
+      expect(await driver.fanOut(fanOutId)).toEqual({
+        id: fanOutId,
+        action: "test:run",
+        queue,
+        total: 3,
+        createdAt: 1,
+        succeeded: 2,
+        failed: 1,
+        pending: 0,
+        complete: true,
+        results: [10, null, 30],
+        errors: [{ index: 1, error: expect.objectContaining({ message: "two is odd here" }) }],
+      });
+      expect(await driver.fanOut(randomUUID())).toBeUndefined();
+    });
+
+    test("grants a claim to one caller until it expires", async () => {
+      const key = `lock-${randomUUID()}`;
+      expect(await driver.claim(key, 200)).toBe(true);
+      expect(await driver.claim(key, 200)).toBe(false);
+      await waitFor(() => driver.claim(key, 200));
+    });
+
+    test("answers a ping", async () => {
+      await expect(driver.ping()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,144 @@
+import { join } from "node:path";
+import { Socket, connect } from "node:net";
+import { ChannelPublisher, ErrorType, WS_CLOSE_CODE } from "herald";
+import { startTestServer, HOOK_TIMEOUT, waitFor } from "herald/testing";
+import type { HeraldServer } from "herald";
+import { Writable } from "node:stream";
+import { TestSocket } from "./support/test-socket";
+
+const appDir = join(__dirname, "../../fixtures/apps/websocket");
+
+/** A server of its own, with its log lines kept for the test to read. */
+async function serverWith(env: Record<string, string>): Promise<{ server: HeraldServer; url: string; logs: Record<string, any>[] }> {
+  const logs: Record<string, any>[] = [];
+  const logDestination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of chunk.toString().split("\n").filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const server = await startTestServer({ appDir, env: { REDIS_URL: "", LOG_FORMAT: "json", ...env }, logDestination });
+  return { server, url: `${server.url!.replace(/^http/, "ws")}/ws`, logs };
+}
+
+describe("message size", () => {
+  let server: HeraldServer;
+  let url: string;
+  beforeAll(async () => {
+    ({ server, url } = await serverWith({ WS_MAX_MESSAGE_SIZE: "1kb" }));
+  }, HOOK_TIMEOUT);
+  afterAll(() => server.stop(), HOOK_TIMEOUT);
+
+  test("a message over WS_MAX_MESSAGE_SIZE gets CONNECTION_PAYLOAD_TOO_LARGE and the socket stays open", async () => {
+    const socket = await TestSocket.open(url);
+    const reply = socket.next((message) => message.error?.type === ErrorType.CONNECTION_PAYLOAD_TOO_LARGE);
+    socket.send({ messageType: "action", messageId: "big", action: "ws:echo", params: { text: "x".repeat(2000) } });
+    expect((await reply).messageId).toBeUndefined();
+    expect((await socket.action("ws:echo", { text: "x".repeat(900) })).response.text).toHaveLength(900);
+    await socket.close();
+  });
+
+  test("a frame over four times the limit closes the socket with 1009", async () => {
+    const socket = await TestSocket.open(url);
+    socket.send("x".repeat(4 * 1024 + 1));
+    expect((await socket.closed).code).toBe(WS_CLOSE_CODE.frameTooLarge);
+  });
+});
+
+describe("messages per second", () => {
+  let server: HeraldServer;
+  let url: string;
+  beforeAll(async () => {
+    ({ server, url } = await serverWith({ WS_MAX_MESSAGES_PER_SECOND: "5" }));
+  }, HOOK_TIMEOUT);
+  afterAll(() => server.stop(), HOOK_TIMEOUT);
+
+  test("messages beyond the rate get CONNECTION_RATE_LIMITED with their messageId; later ones are served", async () => {
+    const socket = await TestSocket.open(url);
+    const ids = Array.from({ length: 40 }, (_, index) => `burst-${index}`);
+    const replies = Promise.all(ids.map((messageId) => socket.next((message) => message.messageId === messageId)));
+    for (const messageId of ids) socket.send({ messageType: "action", messageId, action: "ws:echo", params: { text: "x" } });
+    const answered = await replies;
+    const limited = answered.filter((reply) => reply.error?.type === ErrorType.CONNECTION_RATE_LIMITED);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(answered.filter((reply) => reply.response).length).toBeGreaterThanOrEqual(5);
+    expect(limited.length + answered.filter((reply) => reply.response).length).toBe(40);
+    // The bucket refills: the socket is served again.
+    await waitFor(async () => (await socket.action("ws:echo", { text: "again" })).response?.text === "again", { timeout: 5000, interval: 250 });
+    await socket.close();
+  });
+});
+
+describe("subscriptions per connection", () => {
+  let server: HeraldServer;
+  let url: string;
+  beforeAll(async () => {
+    ({ server, url } = await serverWith({ WS_MAX_SUBSCRIPTIONS: "2" }));
+  }, HOOK_TIMEOUT);
+  afterAll(() => server.stop(), HOOK_TIMEOUT);
+
+  test("a subscription beyond WS_MAX_SUBSCRIPTIONS is refused until one ends", async () => {
+    const socket = await TestSocket.open(url);
+    await socket.subscribe("room:one");
+    await socket.subscribe("room:two");
+    const third = await socket.subscribe("room:three");
+    expect(third.error).toMatchObject({ type: ErrorType.CONNECTION_CHANNEL_VALIDATION, key: "channel", value: "room:three" });
+    expect((await socket.subscribe("room:two")).subscribed).toEqual({ channel: "room:two" });
+    await socket.unsubscribe("room:one");
+    expect((await socket.subscribe("room:three")).subscribed).toEqual({ channel: "room:three" });
+    await socket.close();
+  });
+});
+
+describe("ping and pong", () => {
+  let server: HeraldServer;
+  let url: string;
+  beforeAll(async () => {
+    ({ server, url } = await serverWith({ WS_PING_INTERVAL: "100" }));
+  }, HOOK_TIMEOUT);
+  afterAll(() => server.stop(), HOOK_TIMEOUT);
+
+  test("a peer that answers pings stays connected", async () => {
+    const socket = await TestSocket.open(url);
+    let pings = 0;
+    socket.ws.on("ping", () => (pings += 1));
+    await waitFor(() => pings >= 3);
+    expect((await socket.action("ws:echo", { text: "alive" })).response.text).toBe("alive");
+    await socket.close();
+  });
+
+  test("a peer that stops answering pings is dropped", async () => {
+    const socket = await TestSocket.open(url, { autoPong: false });
+    const { code } = await socket.closed;
+    expect(code).toBe(1006);
+  });
+});
+
+describe("a client that does not read", () => {
+  let server: HeraldServer;
+  let url: string;
+  let logs: Record<string, any>[];
+  beforeAll(async () => {
+    ({ server, url, logs } = await serverWith({ WS_MAX_BUFFERED: "256kb", LOG_LEVEL: "warn" }));
+  }, HOOK_TIMEOUT);
+  afterAll(() => server.stop(), HOOK_TIMEOUT);
+
+  test("is closed with 1008 once its send buffer passes WS_MAX_BUFFERED", async () => {
+    let tcp!: Socket;
+    const socket = await TestSocket.open(url, {
+      createConnection: (options: any) => (tcp = connect(options.port, options.host)),
+    } as any);
+    await socket.subscribe("lobby");
+    tcp.pause();
+    const publisher = server.container.resolve(ChannelPublisher);
+    const chunk = "y".repeat(64 * 1024);
+    const slowReaderClosed = () => logs.some((line) => line.msg === "websocket client is not reading what it is sent: closing it");
+    for (let sent = 0; !slowReaderClosed() && sent < 2000; sent += 1) {
+      await publisher.publish("lobby", { sent, chunk });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(slowReaderClosed()).toBe(true);
+    tcp.resume();
+    expect((await socket.closed).code).toBe(WS_CLOSE_CODE.slowReader);
+  });
+});

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+import { ErrorType, WS_CLOSE_CODE } from "herald";
+import { HOOK_TIMEOUT, startTestServer } from "herald/testing";
+import { gates } from "../../fixtures/apps/websocket/gates";
+import { TestSocket } from "./support/test-socket";
+
+const appDir = join(__dirname, "../../fixtures/apps/websocket");
+
+test(
+  "stop refuses new sockets and messages, lets the actions in flight finish, then closes with 1001",
+  async () => {
+    const server = await startTestServer({ appDir, env: { REDIS_URL: "" } });
+    const url = `${server.url!.replace(/^http/, "ws")}/ws`;
+    const socket = await TestSocket.open(url);
+    const held = socket.request({ messageType: "action", messageId: "held", action: "ws:gate", params: { gate: "shutdown" } });
+    await gates.entered("shutdown");
+
+    const stopped = server.stop();
+    const refusal = await TestSocket.refused(url);
+    expect(refusal.status).toBe(503);
+    expect(refusal.body.error.type).toBe(ErrorType.CONNECTION_SERVICE_UNAVAILABLE);
+    const late = await socket.action("ws:echo", { text: "too late" });
+    expect(late.error.type).toBe(ErrorType.CONNECTION_SERVICE_UNAVAILABLE);
+
+    gates.open("shutdown");
+    expect(await held).toEqual({ messageId: "held", response: { gate: "shutdown", outcome: "opened" } });
+    expect((await socket.closed).code).toBe(WS_CLOSE_CODE.goingAway);
+    await stopped;
+  },
+  HOOK_TIMEOUT,
+);
+
+test(
+  "an action still running after WS_SHUTDOWN_TIMEOUT is aborted and the socket closed anyway",
+  async () => {
+    const server = await startTestServer({ appDir, env: { REDIS_URL: "", WS_SHUTDOWN_TIMEOUT: "100" } });
+    const socket = await TestSocket.open(`${server.url!.replace(/^http/, "ws")}/ws`);
+    socket.send({ messageType: "action", messageId: "stuck", action: "ws:gate", params: { gate: "never-opened" } });
+    await gates.entered("never-opened");
+    await server.stop();
+    expect((await socket.closed).code).toBe(WS_CLOSE_CODE.goingAway);
+  },
+  HOOK_TIMEOUT,
+);
