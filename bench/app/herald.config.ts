@@ -1,0 +1,6 @@
+import { defineConfig } from "herald";
+
+export default defineConfig({
+  actions: "actions",
+  middleware: "middleware",
+});

@@ -1,0 +1,20 @@
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The nearest-rank percentile of already sorted values, `p` in 0..100. */
+export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number {
+  if (!sorted.length) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** The items rotated left by `shift`: round r starts with a different subject. */
+export function rotated<T>(items: readonly T[], shift: number): T[] {
+  const at = items.length ? shift % items.length : 0;
+  return [...items.slice(at), ...items.slice(0, at)];
+}

@@ -1,0 +1,71 @@
+import { join, resolve } from "node:path";
+import type { ProcessSpec } from "./processes";
+
+export const REPO_ROOT = resolve(__dirname, "../..");
+export const HERALD_CLI = join(REPO_ROOT, "dist/cli-entry.js");
+export const BENCH_APP = join(REPO_ROOT, "bench/app");
+/** Preloaded into servers whose memory is measured: SIGUSR2 runs a full GC first. */
+const GC_ON_SIGNAL = join(REPO_ROOT, "bench/servers/gc-on-signal.cjs");
+
+/** Extra node flags for every Herald server process (`--cpu-prof …` when profiling). */
+export interface NodeFlags {
+  herald: string[];
+}
+
+export const nodeFlags: NodeFlags = { herald: [] };
+
+/**
+ * A clean environment: the user's REDIS_URL or LOG_LEVEL must not change what is measured.
+ * Servers run as in production.
+ */
+function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    ...extra,
+  };
+}
+
+/** Herald's settings in every scenario: production, loopback only, the request log on (JSON). */
+export function heraldEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return baseEnv({
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    LOG_FORMAT: "json",
+    SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+    ...extra,
+  });
+}
+
+export interface HeraldSpecOptions {
+  appDir?: string;
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  /** Preload the GC hook (memory scenario). */
+  gcHook?: boolean;
+}
+
+/** `herald <args>` (default `start`) in the app's folder, as a user runs it. */
+export function heraldSpec(label: string, options: HeraldSpecOptions = {}): ProcessSpec {
+  const preload = options.gcHook ? ["--expose-gc", "-r", GC_ON_SIGNAL] : [];
+  return {
+    label,
+    command: process.execPath,
+    args: [...nodeFlags.herald, ...preload, HERALD_CLI, ...(options.args ?? ["start"])],
+    cwd: options.appDir ?? BENCH_APP,
+    env: heraldEnv(options.env),
+  };
+}
+
+/** A baseline from bench/servers, compiled on load by SWC (as Herald's app files are). */
+export function baselineSpec(label: string, file: string, env: NodeJS.ProcessEnv = {}, gcHook = false): ProcessSpec {
+  const preload = gcHook ? ["--expose-gc", "-r", GC_ON_SIGNAL] : [];
+  return {
+    label,
+    command: process.execPath,
+    args: [...preload, "-r", "@swc-node/register", join(REPO_ROOT, "bench/servers", file)],
+    cwd: REPO_ROOT,
+    env: baseEnv(env),
+  };
+}

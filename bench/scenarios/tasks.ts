@@ -1,0 +1,162 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import BeeQueue from "bee-queue";
+import { Redis } from "ioredis";
+import { ProcessSpec, runToExit, ServerProcess } from "../lib/processes";
+import { compare, emptyResult, type Column } from "../lib/results";
+import { alternate, rowsOf, type Subject } from "../lib/rounds";
+import { Scenario, ScenarioSkipped } from "../lib/scenario";
+import { baselineSpec, BENCH_APP, heraldEnv, heraldSpec, HERALD_CLI } from "../lib/subjects";
+import { TASK_QUEUE } from "../shared/job";
+
+const REDIS_URL = "redis://127.0.0.1:6379";
+
+interface TaskSubject extends Subject {
+  /** Queues the jobs while no worker runs; resolves with the bee-queue key prefix they are under. */
+  fill(prefix: string, jobs: number): Promise<string>;
+  worker(prefix: string, concurrency: number): ProcessSpec;
+}
+
+/** A client of the bench queue that does not work it: to queue jobs and to read its counts. */
+function queueClient(beeQueuePrefix: string): BeeQueue {
+  return new BeeQueue(TASK_QUEUE, {
+    prefix: beeQueuePrefix,
+    redis: { url: REDIS_URL },
+    isWorker: false,
+    getEvents: false,
+    sendEvents: false,
+    storeJobs: false,
+  });
+}
+
+const SUBJECTS: TaskSubject[] = [
+  {
+    subject: "herald",
+    label: "Herald",
+    async fill(prefix, jobs) {
+      // Through the app's own bench:fill action (TaskService.enqueue), from the CLI.
+      const env = heraldEnv({ REDIS_URL, TASKS_DRIVER: "redis", TASKS_PREFIX: prefix });
+      const run = await runToExit({ label: "herald bench:fill", command: process.execPath, args: [HERALD_CLI, "bench:fill", "--count", String(jobs), "-q"], cwd: BENCH_APP, env }, 120_000);
+      if (run.code !== 0) throw new Error(`herald bench:fill failed (${run.code}): ${run.stderr.trim() || run.stdout.slice(0, 500)}`);
+      // Herald's bee-queue driver keeps its queues under "<TASKS_PREFIX>:q".
+      return `${prefix}:q`;
+    },
+    worker: (prefix, concurrency) =>
+      heraldSpec("Herald workers", {
+        args: ["start", "--workers-only"],
+        env: { REDIS_URL, TASKS_DRIVER: "redis", TASKS_PREFIX: prefix, TASKS_CONCURRENCY: String(concurrency), TASKS_RESULT_TTL: "60000" },
+      }),
+  },
+  {
+    subject: "bee-queue",
+    label: "raw bee-queue",
+    async fill(prefix, jobs) {
+      const producer = queueClient(prefix);
+      try {
+        for (let start = 0; start < jobs; start += 1000) {
+          const batch = Array.from({ length: Math.min(1000, jobs - start) }, (_, offset) => producer.createJob({ n: start + offset }).retries(0));
+          const errors = await producer.saveAll(batch);
+          if (errors.size) throw errors.values().next().value;
+        }
+      } finally {
+        await producer.close();
+      }
+      return prefix;
+    },
+    worker: (prefix, concurrency) => baselineSpec("raw bee-queue worker", "bee-queue-worker.ts", { REDIS_URL, BEE_QUEUE_PREFIX: prefix, CONCURRENCY: String(concurrency) }),
+  },
+];
+
+const COLUMNS: Column[] = [
+  { key: "jps", title: "jobs/s", digits: 0 },
+  { key: "seconds", title: "drain s", digits: 2 },
+  { key: "cpuUs", title: "worker CPU µs/job", digits: 0 },
+];
+
+/**
+ * Polls the queue's counts until every job is done, from the moment the first job left the
+ * waiting list: the worker's boot is not timed, only its throughput.
+ */
+async function timeDrain(monitor: BeeQueue, jobs: number, worker: ServerProcess, timeoutMs: number): Promise<{ seconds: number; cpuSeconds: number }> {
+  const deadline = performance.now() + timeoutMs;
+  let started: { at: number; cpu: number } | undefined;
+  for (;;) {
+    worker.assertRunning();
+    const health = await monitor.checkHealth();
+    const now = performance.now();
+    if (health.failed > 0) throw new Error(`${health.failed} job(s) failed in ${worker.spec.label}`);
+    if (started === undefined && (health.waiting < jobs || health.active > 0)) started = { at: now, cpu: worker.cpuSeconds() };
+    if (started !== undefined && health.waiting === 0 && health.active === 0) {
+      return { seconds: (now - started.at) / 1000, cpuSeconds: worker.cpuSeconds() - started.cpu };
+    }
+    if (now > deadline) throw new Error(`${worker.spec.label} did not finish ${jobs} jobs within ${timeoutMs} ms (${health.waiting} waiting)`);
+    await sleep(5);
+  }
+}
+
+async function removeKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length) await redis.unlink(...keys);
+  } while (cursor !== "0");
+}
+
+async function connectRedis(required: boolean): Promise<Redis> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on("error", () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+    return redis;
+  } catch (error) {
+    redis.disconnect();
+    const message = `Redis is not reachable at ${REDIS_URL}: ${(error as Error).message}`;
+    if (required) throw new Error(`${message} (the run requires its services: CI=true or --require-services)`);
+    throw new ScenarioSkipped(message);
+  }
+}
+
+/** Trivial jobs on Redis, drained by Herald's workers and by a raw bee-queue worker. */
+export const tasksScenario: Scenario = {
+  id: "tasks",
+  title: "Task throughput",
+  async run({ settings, log, servicesRequired }) {
+    const { rounds, jobs, concurrency } = settings.tasks;
+    const result = emptyResult(this.id, this.title, settings.tasks);
+    const redis = await connectRedis(servicesRequired);
+    try {
+      const samples = await alternate(
+        SUBJECTS,
+        rounds,
+        async (subject, round) => {
+          const prefix = `herald-bench-${process.pid}-${subject.subject}-${round}`;
+          const beeQueuePrefix = await subject.fill(prefix, jobs);
+          const monitor = queueClient(beeQueuePrefix);
+          let worker: ServerProcess | undefined;
+          try {
+            const waiting = (await monitor.checkHealth()).waiting;
+            if (waiting !== jobs) throw new Error(`${subject.label}: ${waiting} jobs waiting after queueing ${jobs}`);
+            worker = new ServerProcess(subject.worker(prefix, concurrency));
+            const drained = await timeDrain(monitor, jobs, worker, 300_000);
+            return { jps: jobs / drained.seconds, seconds: drained.seconds, cpuUs: (drained.cpuSeconds * 1e6) / jobs };
+          } finally {
+            await worker?.stop();
+            await monitor.close();
+            await removeKeys(redis, prefix);
+          }
+        },
+        log,
+      );
+      result.columns = COLUMNS;
+      result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "jps");
+      result.comparisons = [compare(result.rows, "herald", "bee-queue", "jps", "higher", 0.9), compare(result.rows, "herald", "bee-queue", "cpuUs", "lower")];
+      result.notes.push(
+        `${jobs} jobs queued before the worker starts, concurrency ${concurrency}, Redis ${REDIS_URL}; timed from the first job taken to the queue empty; Herald logs one JSON line per job to /dev/null`,
+      );
+    } finally {
+      redis.disconnect();
+    }
+    return result;
+  },
+};

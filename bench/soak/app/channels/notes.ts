@@ -1,0 +1,6 @@
+import { Channel } from "herald";
+
+/** Every note, as it is added on any process. */
+export class NotesChannel extends Channel {
+  name = "notes";
+}
