@@ -33,9 +33,27 @@ export interface DispatchOptions {
    * the action's signal listens to it for as long as it lives.
    */
   signal?: AbortSignal;
+  /**
+   * The call's own controller, made by the transport for this one call: the dispatcher passes its
+   * signal to the action and aborts it on timeout, instead of making a second controller linked to
+   * `signal`. Takes precedence over `signal`.
+   */
+  controller?: AbortController;
 }
 
 type ParamsRecord = Record<string, unknown>;
+
+/**
+ * A controller that aborts when `signal` does. Linked by hand rather than with AbortSignal.any,
+ * which on Node 20 costs more than the rest of the dispatch (docs/performance.md). The link
+ * outlives the call: a streamed response still stops when the client leaves.
+ */
+function linkedController(signal: AbortSignal | undefined): AbortController {
+  const controller = new AbortController();
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  return controller;
+}
 
 /** The one pipeline every transport calls: validate → runBefore → run → runAfter. */
 export class Dispatcher {
@@ -113,7 +131,7 @@ export class Dispatcher {
 
     if (!error) {
       try {
-        response = await this.runWithTimeout(registered.action, params, connection, dispatchOptions.signal);
+        response = await this.runWithTimeout(registered.action, params, connection, dispatchOptions);
       } catch (thrown) {
         error = this.normalize(thrown);
       }
@@ -148,15 +166,10 @@ export class Dispatcher {
     action: ActionDefinition,
     params: ParamsRecord,
     connection: Connection,
-    externalSignal: AbortSignal | undefined,
+    { controller: ownController, signal: externalSignal }: DispatchOptions,
   ): Promise<unknown> {
     const timeoutMs = action.timeout ?? this.options.actionTimeout;
-    const controller = new AbortController();
-    // Linked by hand rather than with AbortSignal.any, which on Node 20 costs more than the rest
-    // of the dispatch (docs/performance.md). The link outlives `run`: a streamed response still
-    // stops when the client leaves.
-    if (externalSignal?.aborted) controller.abort(externalSignal.reason);
-    else externalSignal?.addEventListener("abort", () => controller.abort(externalSignal.reason), { once: true });
+    const controller = ownController ?? linkedController(externalSignal);
     const running = Promise.resolve().then(() => action.run(params, connection, controller.signal));
     if (!timeoutMs) return running;
 

@@ -339,6 +339,25 @@ describe("timeouts", () => {
     expect(await run("slow:unbounded")).toMatchObject({ status: 200, response: "done" });
   });
 
+  test("a transport's own controller reaches the action and is the one aborted at the timeout", async () => {
+    let received: AbortSignal | undefined;
+    const { dispatcher, connection } = pipeline([
+      action({
+        name: "slow:owned",
+        timeout: 20,
+        run: (_params, _connection, signal) => {
+          received = signal;
+          return new Promise(() => undefined);
+        },
+      }),
+    ]);
+    const controller = new AbortController();
+    const result = await dispatcher.run("slow:owned", {}, connection, { controller });
+    expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+    expect(received).toBe(controller.signal);
+    expect(controller.signal.reason).toBeInstanceOf(TypedError);
+  });
+
   test("a rejection after the timeout is not an unhandled rejection", async () => {
     const unhandled = jest.fn();
     process.on("unhandledRejection", unhandled);
