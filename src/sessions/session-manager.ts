@@ -51,13 +51,17 @@ export class SessionManager {
   /**
    * The session of a request, from its Cookie header (HTTP request, WebSocket upgrade). Without a
    * validly signed cookie naming a live session the connection is anonymous, and nothing is read
-   * from the store unless the cookie's signature matches.
+   * from the store unless the cookie's signature matches. Without a session cookie the anonymous
+   * session is returned at once, not as a promise: most requests carry none, and the store has
+   * nothing to say about them.
    */
-  async fromCookieHeader(cookieHeader: string | undefined): Promise<Session> {
+  fromCookieHeader(cookieHeader: string | undefined): Session | Promise<Session> {
     const cookie = this.cookie.read(cookieHeader);
-    const session = await this.open(cookie.kind === "signed" ? cookie.id : undefined);
-    if (cookie.kind !== "absent") this.presentedCookie.add(session);
-    return session;
+    if (cookie.kind === "absent") return Session.anonymous(this.store, this.ttlMs);
+    return this.open(cookie.kind === "signed" ? cookie.id : undefined).then((session) => {
+      this.presentedCookie.add(session);
+      return session;
+    });
   }
 
   /**

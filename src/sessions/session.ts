@@ -35,6 +35,13 @@ export class Session implements ConnectionSession {
     this.presentedId = presentedId;
   }
 
+  /** A session for a connection that presented no id: loaded already, since there is nothing to read. */
+  static anonymous(store: SessionStore, ttlMs: number): Session {
+    const session = new Session(store, ttlMs);
+    session.loaded = true;
+    return session;
+  }
+
   /** The id of the session in the store; undefined while the connection is anonymous. */
   get id(): string | undefined {
     return this.currentId;

@@ -24,6 +24,23 @@ describe("an anonymous connection", () => {
     expect(store.size).toBe(0);
   });
 
+  test("without a session cookie the session comes at once, readable, and no cookie is sent back", () => {
+    for (const header of [undefined, "theme=dark; other=1"]) {
+      const session = sessions.fromCookieHeader(header);
+      expect(session).toBeInstanceOf(Session);
+      expect((session as Session).all()).toEqual({});
+      expect(sessions.cookieChange(session as Session)).toEqual({ kind: "none" });
+    }
+  });
+
+  test("a cookie that is not validly signed is read through the store path and cleared afterwards", async () => {
+    const found = sessions.fromCookieHeader("herald.sid=forged");
+    expect(found).toBeInstanceOf(Promise);
+    const session = await found;
+    expect(session.id).toBeUndefined();
+    expect(sessions.cookieChange(session)).toMatchObject({ kind: "clear", reason: "unknown" });
+  });
+
   test("stays out of the store when it only reads, deletes, regenerates or destroys", async () => {
     const session = await sessions.fromCookieHeader(undefined);
     await session.delete("userId");

@@ -1,14 +1,13 @@
-import type { RequestHandler } from "express";
 import { Connection, flattenHeaders } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
+import { SessionManager } from "../../sessions/session-manager";
+import type { ActionCall } from "./action-router";
 import type { BodyReader } from "./body";
 import { mergeParams } from "./params";
 import type { RequestTracker } from "./request-tracker";
 import { writeResult } from "./response-writer";
-import { SessionManager } from "../../sessions/session-manager";
-
 
 export interface ActionHandlerContext {
   server: HeraldServer;
@@ -17,13 +16,16 @@ export interface ActionHandlerContext {
 }
 
 /** Parses one HTTP request into a call of the action, runs it through the dispatcher, writes the result. */
-export function actionHandler(entry: RegisteredAction, context: ActionHandlerContext): RequestHandler {
+export function actionHandler(entry: RegisteredAction, context: ActionHandlerContext): ActionCall {
   const { server, readBody, tracker } = context;
   const sessions = server.container.resolve(SessionManager);
-  return async (req, res) => {
+  const { production } = server.config;
+  const logger = server.logger;
+  return async (req, res, routeParams) => {
     const body = await readBody(req, res);
-    const params = mergeParams(req.params, req.query, body.fields, body.files);
-    const session = await sessions.fromCookieHeader(req.headers.cookie);
+    const params = mergeParams(routeParams, req.query, body.fields, body.files);
+    const found = sessions.fromCookieHeader(req.headers.cookie);
+    const session = found instanceof Promise ? await found : found;
     const connection = new Connection({
       type: CONNECTION_TYPE.web,
       ...(req.ip ? { remoteAddress: req.ip } : {}),
@@ -31,15 +33,15 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
       session,
       headers: flattenHeaders(req.headers),
     });
-    const signal = res.locals.signal as AbortSignal;
-    const result = await server.dispatcher.run(entry.name, params, connection, { signal });
+    const controller = tracker.controller(res);
+    const result = await server.dispatcher.run(entry.name, params, connection, { controller });
     const cookie = sessions.cookieChange(session);
     if (cookie.kind !== "none" && !res.headersSent) res.append("Set-Cookie", cookie.header);
     if (!res.headersSent && !(result.response instanceof Response)) res.set(connection.responseHeaders);
     await writeResult(res, result, {
-      signal,
-      production: server.config.production,
-      logger: server.logger,
+      signal: controller.signal,
+      production,
+      logger,
       onStream: () => tracker.streaming(res),
     });
   };

@@ -1,6 +1,18 @@
-import { RequestHandler, Router } from "express";
+import { METHODS } from "node:http";
+import type { Request, RequestHandler, Response } from "express";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
+import { fixedRouteKey, pathMatcher, PathMatcher, requestPathKey, RouteParams } from "./route-matcher";
+
+/** Runs one action for a request whose route matched, with the route's params. */
+export type ActionCall = (req: Request, res: Response, params: RouteParams) => Promise<void>;
+
+interface Route {
+  matches: PathMatcher;
+  byMethod: Map<string, ActionCall>;
+  /** What `Allow` lists for this route. */
+  allowed: readonly string[];
+}
 
 interface RouteGroup {
   route: string | RegExp;
@@ -39,76 +51,110 @@ function allowedMethods(methods: Iterable<string>): string[] {
   return [...allowed];
 }
 
-/**
- * Records which methods a route that matched the path allows; when no route served the method,
- * the request ends with 405 (or, for OPTIONS, 204) and an `Allow` header listing them.
- */
-function collectAllowed(methods: readonly string[]): RequestHandler {
-  return (_req, res, next) => {
-    const allowed: Set<string> = (res.locals.allowedMethods ??= new Set<string>());
-    for (const method of methods) allowed.add(method);
-    next();
-  };
+function namesOf(group: RouteGroup): string {
+  return [...group.byMethod.values()].map((entry) => `"${entry.name}"`).join(", ");
 }
 
-const unmatched: RequestHandler = (req, res) => {
-  const allowed = res.locals.allowedMethods as Set<string> | undefined;
-  if (!allowed) {
+const NO_PARAMS: RouteParams = Object.freeze({}) as RouteParams;
+
+/** A fixed route is only tried on paths found under its key, which it always matches. */
+const matchesFound: PathMatcher = () => NO_PARAMS;
+
+function buildRoute(group: RouteGroup, fixed: boolean, callFor: (entry: RegisteredAction) => ActionCall): Route {
+  let matches: PathMatcher;
+  try {
+    matches = fixed ? matchesFound : pathMatcher(group.route);
+  } catch (cause) {
     throw new TypedError({
-      message: `No action is served at ${req.method} ${req.originalUrl.split("?")[0]}`,
+      message: `The web route ${String(group.route)} of ${namesOf(group)} is invalid: ${(cause as Error).message}`,
+      type: ErrorType.SERVER_INITIALIZATION,
+      key: "web",
+      value: String(group.route),
+      cause,
+    });
+  }
+  const byMethod = new Map<string, ActionCall>();
+  for (const [method, entry] of group.byMethod) {
+    if (!METHODS.includes(method)) {
+      throw new TypedError({
+        message: `The web method ${method} of "${entry.name}" is not an HTTP method`,
+        type: ErrorType.SERVER_INITIALIZATION,
+        key: "web",
+        value: method,
+      });
+    }
+    byMethod.set(method, callFor(entry));
+  }
+  return { matches, byMethod, allowed: allowedMethods(group.byMethod.keys()) };
+}
+
+/** The path beneath the prefix, matched as Express mounts a path (case-insensitive, whole segments); undefined outside it. */
+function beneathPrefix(path: string, prefix: string): string | undefined {
+  if (path.length < prefix.length || path.slice(0, prefix.length).toLowerCase() !== prefix) return undefined;
+  if (path.length === prefix.length) return "/";
+  return path[prefix.length] === "/" ? path.slice(prefix.length) : undefined;
+}
+
+function notServed(req: Request, path: string, allowed: ReadonlySet<string>, res: Response): void {
+  const where = req.originalUrl.split("?")[0];
+  if (allowed.size === 0) {
+    throw new TypedError({
+      message: `No action is served at ${req.method} ${where}`,
       type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
       key: "path",
-      value: req.path,
+      value: path,
     });
   }
   const allow = [...allowed].join(", ");
   res.setHeader("Allow", allow);
   if (req.method === "OPTIONS") return void res.status(204).end();
   throw new TypedError({
-    message: `${req.method} is not allowed on ${req.originalUrl.split("?")[0]}; allowed: ${allow}`,
+    message: `${req.method} is not allowed on ${where}; allowed: ${allow}`,
     type: ErrorType.CONNECTION_METHOD_NOT_ALLOWED,
     key: "method",
     value: req.method,
   });
-};
+}
 
 /**
- * One Express route per web route of the registry, each method handled by its action. Paths
- * are matched beneath the prefix the router is mounted at.
+ * Serves every web route of the registry beneath the prefix, as one middleware: fixed routes are
+ * found in a Map, the others tried in order, each by the matcher Express's router would use. The
+ * first route that matches the path and has an action for the method (`GET`'s for `HEAD`) runs
+ * it; routes that match the path but not the method make a 405 (or, for `OPTIONS`, a 204) with
+ * `Allow`; a path no route matches is 404 CONNECTION_ACTION_NOT_FOUND. Requests outside the
+ * prefix go on to the next middleware.
  */
 export function actionRouter(
+  prefix: string,
   actions: readonly RegisteredAction[],
-  handlerFor: (entry: RegisteredAction) => RequestHandler,
-): Router {
-  const router = Router();
+  callFor: (entry: RegisteredAction) => ActionCall,
+): RequestHandler {
+  const fixed = new Map<string, Route[]>();
+  const others: Route[] = [];
   for (const group of groupByRoute(actions)) {
-    const names = [...group.byMethod.values()].map((entry) => `"${entry.name}"`).join(", ");
-    let route: ReturnType<Router["route"]>;
-    try {
-      route = router.route(group.route as string);
-    } catch (cause) {
-      throw new TypedError({
-        message: `The web route ${String(group.route)} of ${names} is invalid: ${(cause as Error).message}`,
-        type: ErrorType.SERVER_INITIALIZATION,
-        key: "web",
-        value: String(group.route),
-        cause,
-      });
-    }
-    for (const [method, entry] of group.byMethod) {
-      const register = (route as unknown as Record<string, unknown>)[method.toLowerCase()];
-      if (typeof register !== "function") {
-        throw new TypedError({
-          message: `The web method ${method} of "${entry.name}" is not an HTTP method`,
-          type: ErrorType.SERVER_INITIALIZATION,
-          key: "web",
-          value: method,
-        });
-      }
-      register.call(route, handlerFor(entry));
-    }
-    route.all(collectAllowed(allowedMethods(group.byMethod.keys())));
+    const key = fixedRouteKey(group.route);
+    const route = buildRoute(group, key !== undefined, callFor);
+    if (key === undefined) others.push(route);
+    else fixed.set(key, [...(fixed.get(key) ?? []), route]);
   }
-  router.use(unmatched);
-  return router;
+  const lowerPrefix = prefix.toLowerCase();
+  return (req, res, next) => {
+    const path = beneathPrefix(req.path, lowerPrefix);
+    if (path === undefined) return next();
+    const method = req.method;
+    const allowed = new Set<string>();
+    const tryRoutes = (routes: readonly Route[]) => {
+      for (const route of routes) {
+        const params = route.matches(path);
+        if (!params) continue;
+        const call = route.byMethod.get(method) ?? (method === "HEAD" ? route.byMethod.get("GET") : undefined);
+        if (call) return call(req, res, params);
+        for (const name of route.allowed) allowed.add(name);
+      }
+      return undefined;
+    };
+    const served = tryRoutes(fixed.get(requestPathKey(path)) ?? []) ?? tryRoutes(others);
+    if (served) return served;
+    notServed(req, path, allowed, res);
+  };
 }

@@ -46,6 +46,17 @@ export function bodyError(error: unknown, limit: number): TypedError {
   });
 }
 
+const NO_BODY: RequestBody = Object.freeze({ fields: undefined, files: Object.freeze(Object.create(null)) });
+
+/**
+ * Whether the request carries a body, even an empty one (RFC 9112 §6.3: a request has one only
+ * when it sends Transfer-Encoding or Content-Length). Every parser below skips a request without
+ * one; asking first spares them, and their promises, on each GET.
+ */
+function hasBody(req: Request): boolean {
+  return req.headers["transfer-encoding"] !== undefined || !Number.isNaN(Number(req.headers["content-length"]));
+}
+
 /** Reads a JSON, urlencoded or multipart body; a body of any other type is left unread. */
 export function bodyReader(bodyLimit: number, maxFiles: number): BodyReader {
   const parsers = [
@@ -54,6 +65,7 @@ export function bodyReader(bodyLimit: number, maxFiles: number): BodyReader {
     multipartParser(bodyLimit, maxFiles),
   ];
   return async (req, res) => {
+    if (!hasBody(req)) return NO_BODY;
     try {
       for (const parser of parsers) await run(parser, req, res);
     } catch (error) {

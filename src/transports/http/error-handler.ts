@@ -29,6 +29,6 @@ export function errorHandler(options: { production: boolean; bodyLimit: number; 
     const error = thrown instanceof TypedError ? thrown : hasClientStatus(thrown) ? bodyError(thrown, options.bodyLimit) : toTypedError(thrown, options.production);
     if (error.status >= 500) options.logger.error({ err: error.cause ?? error, path: req.path, requestId: res.locals.requestId }, "request failed");
     if (res.headersSent) return void res.destroy();
-    sendError(res, error, options.production);
+    void sendError(res, error, options.production);
   };
 }

@@ -1,5 +1,5 @@
 import compression from "compression";
-import express, { Express, Request, Response } from "express";
+import express, { Express, RequestHandler } from "express";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { HeraldServer } from "../../core/server";
 import { actionHandler } from "./action-handler";
@@ -7,19 +7,13 @@ import { actionRouter } from "./action-router";
 import { bodyReader } from "./body";
 import { corsFor } from "./cors";
 import { errorHandler, notFound } from "./error-handler";
+import { COMPRESSION_THRESHOLD } from "./json-body";
 import { serveMounts } from "./mounts";
-import { requestId } from "./request-id";
+import { assignRequestId } from "./request-id";
 import type { RequestTracker } from "./request-tracker";
-import { UNCOMPRESSED } from "./response-writer";
 import { securityHeaders } from "./security-headers";
 import type { HttpSettings } from "./settings";
 import { staticFiles } from "./static-files";
-
-const COMPRESSION_THRESHOLD = 1024;
-
-function shouldCompress(req: Request, res: Response): boolean {
-  return !res.locals[UNCOMPRESSED] && compression.filter(req, res);
-}
 
 function trustProxy(app: Express, value: HttpSettings["trustProxy"]): void {
   try {
@@ -34,30 +28,35 @@ function trustProxy(app: Express, value: HttpSettings["trustProxy"]): void {
   }
 }
 
+/** What every request gets first, as one middleware: tracking for shutdown, its id, the security headers. */
+function everyRequest(tracker: RequestTracker): RequestHandler {
+  const setSecurityHeaders = securityHeaders();
+  return (req, res, next) => {
+    tracker.begin(res);
+    assignRequestId(req, res);
+    setSecurityHeaders(req, res);
+    next();
+  };
+}
+
 /**
- * The Express application of the web transport, in order: request id, security headers, CORS,
- * mounts, compression, actions beneath the API prefix, static files, then 404 and the error body.
+ * The Express application of the web transport, in order: request id and security headers,
+ * CORS (when origins are configured), mounts, actions beneath the API prefix, static files
+ * (compressed), then 404 and the error body. Action answers are compressed by the response
+ * writer, which knows their size.
  */
 export function createHttpApp(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): Express {
   const app = express();
   app.disable("x-powered-by");
   trustProxy(app, settings.trustProxy);
   app.set("query parser", "simple");
-  app.use((_req, res, next) => {
-    res.locals.signal = tracker.begin(res);
-    next();
-  });
-  app.use(requestId());
-  app.use(securityHeaders());
-  app.use(corsFor(settings.corsOrigins));
+  app.use(everyRequest(tracker));
+  // Without configured origins CORS adds nothing to any response.
+  if (settings.corsOrigins.length > 0) app.use(corsFor(settings.corsOrigins));
   app.use(serveMounts(server.httpMounts, settings.bodyLimit));
-  app.use(compression({ threshold: COMPRESSION_THRESHOLD, filter: shouldCompress }));
   const readBody = bodyReader(settings.bodyLimit, settings.maxFiles);
-  app.use(
-    settings.apiPrefix,
-    actionRouter(server.registry.list(), (entry) => actionHandler(entry, { server, readBody, tracker })),
-  );
-  app.use(staticFiles(server.app.public, settings.staticMaxAge));
+  app.use(actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, readBody, tracker })));
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge));
   app.use(notFound);
   app.use(errorHandler({ production: server.config.production, bodyLimit: settings.bodyLimit, logger: server.logger }));
   return app;

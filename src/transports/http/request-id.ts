@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, Response } from "express";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
 /** What a caller may send as its own request id: short, and safe to echo and to log. */
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
 
-/** Echoes a valid incoming X-Request-Id, or makes one, on every response. */
-export function requestId(): RequestHandler {
-  return (req, res, next) => {
-    const incoming = req.get(REQUEST_ID_HEADER);
-    const id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.locals.requestId = id;
-    res.setHeader(REQUEST_ID_HEADER, id);
-    next();
-  };
+/** Echoes a valid incoming X-Request-Id, or makes one, on the response; returns it. */
+export function assignRequestId(req: Request, res: Response): string {
+  const incoming = req.headers["x-request-id"];
+  const id = typeof incoming === "string" && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = id;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
 }

@@ -6,16 +6,14 @@ import type { ActionResult } from "../../core/dispatcher";
 import { errorBody } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
+import { sendJsonText } from "./json-body";
 import { isAsyncIterable, sendEventStream } from "./server-sent-events";
 
-/** Set on `res.locals` for a body Herald must not touch, such as a returned `Response`. */
-export const UNCOMPRESSED = "heraldUncompressed";
-
-export function sendError(res: ExpressResponse, error: TypedError, production: boolean): void {
-  res.status(error.status).type("application/json").send(JSON.stringify(errorBody(error, production)));
+export function sendError(res: ExpressResponse, error: TypedError, production: boolean): Promise<void> {
+  return sendJsonText(res, error.status, JSON.stringify(errorBody(error, production)));
 }
 
-export function sendJson(res: ExpressResponse, value: unknown): void {
+export function sendJson(res: ExpressResponse, value: unknown): Promise<void> {
   let text: string;
   try {
     text = JSON.stringify(value ?? null);
@@ -26,12 +24,11 @@ export function sendJson(res: ExpressResponse, value: unknown): void {
       cause,
     });
   }
-  res.status(200).type("application/json").send(text);
+  return sendJsonText(res, 200, text);
 }
 
 /** A `Response` as the action built it: its status, headers and streamed body. */
 async function sendWebResponse(res: ExpressResponse, response: Response, logger: Logger): Promise<void> {
-  res.locals[UNCOMPRESSED] = true;
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   response.headers.forEach((value, name) => {
@@ -65,9 +62,8 @@ export async function writeResult(res: ExpressResponse, result: ActionResult, co
   if (result.error) return sendError(res, result.error, context.production);
   if (value instanceof Response) return sendWebResponse(res, value, context.logger);
   if (isAsyncIterable(value)) {
-    res.locals[UNCOMPRESSED] = true;
     context.onStream();
     return sendEventStream(res, value, context);
   }
-  sendJson(res, value);
+  return sendJson(res, value);
 }

@@ -1,9 +1,23 @@
+import { connect } from "node:net";
 import { useTestServer, serverUrl } from "herald/testing";
 import { HTTP_APP } from "./fixture";
 
 useTestServer({ appDir: HTTP_APP, env: { HTTP_BODY_LIMIT: "64kb" } });
 
 const api = (path: string) => `${serverUrl()}/api${path}`;
+/** One request exactly as written (fetch adds a Content-Length to every POST), on its own connection. */
+function rawRequest(head: string, body = ""): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(serverUrl());
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}Host: ${hostname}\r\nConnection: close\r\n\r\n${body}`));
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("end", () => resolve({ status: Number(text.split(" ")[1]), body: text.slice(text.indexOf("\r\n\r\n") + 4) }));
+    socket.on("error", reject);
+  });
+}
+
 const postJson = (path: string, body: unknown, method = "POST") =>
   fetch(api(path), { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
@@ -57,6 +71,17 @@ describe("params are merged path → query → body, a later source winning", ()
   test("an empty JSON body is no params", async () => {
     const response = await fetch(api("/echo"), { method: "POST", headers: { "Content-Type": "application/json" } });
     expect((await response.json()).params).toEqual({});
+  });
+  test("a request without a body (no Content-Length, no Transfer-Encoding) gets its path and query params", async () => {
+    const answer = await rawRequest("POST /api/echo?name=Ada&tag=a&tag=b HTTP/1.1\r\nContent-Type: application/json\r\n");
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).params).toEqual({ name: "Ada", tag: ["a", "b"] });
+  });
+
+  test("a body is read whatever the method, a GET's included", async () => {
+    const body = '{"from":"body"}';
+    const answer = await rawRequest(`GET /api/echo?from=query HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`, body);
+    expect(JSON.parse(answer.body).params).toEqual({ from: "body" });
   });
 });
 

@@ -95,9 +95,54 @@ describe("compression", () => {
     expect((await response.json()).text).toHaveLength(2800);
   });
 
-  test("a body under 1 KB is not compressed", async () => {
+  test("a body under 1 KB is not compressed, and does not vary by Accept-Encoding", async () => {
     const response = await fetch(api("/small"), { headers: { "Accept-Encoding": "gzip" } });
     expect(response.headers.get("content-encoding")).toBeNull();
+    expect(response.headers.get("vary")).toBeNull();
+    expect(response.headers.get("content-length")).toBe("11");
+  });
+
+  test("a body above 1 KB says Vary: Accept-Encoding, compressed or not", async () => {
+    for (const encoding of ["gzip", "identity"]) {
+      const response = await fetch(api("/big"), { headers: { "Accept-Encoding": encoding } });
+      expect(response.headers.get("vary")).toBe("Accept-Encoding");
+    }
+  });
+
+  test("a body above 1 KB is brotli-compressed for a client that accepts only br", async () => {
+    const response = await fetch(api("/big"), { headers: { "Accept-Encoding": "br" } });
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect((await response.json()).text).toHaveLength(2800);
+  });
+
+  test("the client's preference among gzip and br decides", async () => {
+    const response = await fetch(api("/big"), { headers: { "Accept-Encoding": "br;q=0.5, gzip" } });
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+  });
+
+  test("HEAD of a large body is not compressed, and says the length of the uncompressed body", async () => {
+    const full = await fetch(api("/big"), { headers: { "Accept-Encoding": "identity" } });
+    const head = await fetch(api("/big"), { method: "HEAD", headers: { "Accept-Encoding": "gzip" } });
+    expect(head.headers.get("content-encoding")).toBeNull();
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(await full.text())));
+    expect(await head.text()).toBe("");
+  });
+
+  test("static files above 1 KB are compressed as well", async () => {
+    const response = await fetch(`${serverUrl()}/css/theme.css`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(await response.text()).toContain(".rule-79");
+  });
+});
+
+describe("caching", () => {
+  test("action JSON carries no ETag, and a revalidation runs the action again", async () => {
+    const response = await fetch(api("/small"));
+    expect(response.headers.get("etag")).toBeNull();
+    const again = await fetch(api("/small"), { headers: { "If-None-Match": "*" } });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ ok: true });
   });
 });
 
@@ -111,6 +156,28 @@ describe("security headers", () => {
       expect(response.headers.get("strict-transport-security")).toBeNull();
       expect(response.headers.get("x-powered-by")).toBeNull();
     }
+  });
+
+  test("helmet's whole default set is there, once per response", async () => {
+    const response = await fetch(api("/small"));
+    const headers: Record<string, string> = {};
+    const perConnection = ["date", "x-request-id", "content-length", "connection", "keep-alive"];
+    response.headers.forEach((value, name) => {
+      if (!perConnection.includes(name)) headers[name] = value;
+    });
+    expect(headers).toEqual({
+      "content-type": "application/json; charset=utf-8",
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-resource-policy": "same-origin",
+      "origin-agent-cluster": "?1",
+      "referrer-policy": "no-referrer",
+      "x-content-type-options": "nosniff",
+      "x-dns-prefetch-control": "off",
+      "x-download-options": "noopen",
+      "x-frame-options": "DENY",
+      "x-permitted-cross-domain-policies": "none",
+      "x-xss-protection": "0",
+    });
   });
 
   test("X-Forwarded-Proto is not trusted unless HTTP_TRUST_PROXY says so", async () => {

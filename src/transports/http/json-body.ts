@@ -1,0 +1,62 @@
+import type { Response as ExpressResponse } from "express";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+
+/** Bodies below this many bytes are sent as they are: compressing them saves less than it costs. */
+export const COMPRESSION_THRESHOLD = 1024;
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+/** The quality `compression` uses too: brotli's default (11) costs far more CPU for a few percent. */
+const BROTLI_QUALITY = 4;
+
+type ContentEncoding = "gzip" | "br";
+
+function compress(body: Buffer, encoding: ContentEncoding): Promise<Buffer> {
+  if (encoding === "gzip") return gzipAsync(body);
+  return brotliAsync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+}
+
+/** The encoding the client prefers among those offered; none when it sent no Accept-Encoding. */
+function negotiate(res: ExpressResponse): ContentEncoding | undefined {
+  const { req } = res;
+  if (req.method === "HEAD" || !req.headers["accept-encoding"]) return undefined;
+  if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(String(res.getHeader("Cache-Control") ?? ""))) return undefined;
+  if (res.getHeader("Content-Encoding") !== undefined) return undefined;
+  const accepted = req.acceptsEncodings("gzip", "br");
+  return accepted === "gzip" || accepted === "br" ? accepted : undefined;
+}
+
+/**
+ * Ends the response with a JSON text: `Content-Type: application/json; charset=utf-8`, its
+ * length, and no ETag (see docs/http.md). A body of at least 1 KiB is gzip- or
+ * brotli-compressed, off the event loop, when the client accepts it; such a body carries
+ * `Vary: Accept-Encoding` whether compressed or not, smaller ones never vary.
+ */
+export async function sendJsonText(res: ExpressResponse, status: number, text: string): Promise<void> {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  const length = Buffer.byteLength(text);
+  const head = res.req.method === "HEAD";
+  if (length < COMPRESSION_THRESHOLD) {
+    res.setHeader("Content-Length", length);
+    return void res.end(head ? undefined : text);
+  }
+  res.vary("Accept-Encoding");
+  const encoding = negotiate(res);
+  const body = Buffer.from(text);
+  if (encoding) {
+    const compressed = await compress(body, encoding).catch(() => undefined);
+    if (res.destroyed) return;
+    if (compressed && !res.headersSent) {
+      res.setHeader("Content-Encoding", encoding);
+      res.setHeader("Content-Length", compressed.length);
+      return void res.end(compressed);
+    }
+  }
+  if (res.headersSent) return;
+  res.setHeader("Content-Length", body.length);
+  res.end(head ? undefined : body);
+}
