@@ -8,6 +8,7 @@ import { RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
+import { capConnectionsPerAddress } from "./connection-cap";
 import { createHttpApp } from "./http-app";
 import { RequestTracker } from "./request-tracker";
 import { HttpSettings, readHttpSettings } from "./settings";
@@ -62,6 +63,7 @@ export class HttpInitializer implements Initializer {
     const listener = tls
       ? (createHttpsServer({ ...timeouts, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, this.app) as unknown as Server)
       : createHttpServer(timeouts, this.app);
+    capConnectionsPerAddress(listener, this.settings.maxConnectionsPerAddress, { tls: Boolean(tls), production: config.production });
     this.tracker!.watch(listener);
     try {
       await listen(listener, config.port, config.host);

@@ -22,6 +22,7 @@ const environmentSchema = z.object({
   HTTP_SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).default(10_000),
   HTTP_HEADERS_TIMEOUT: z.coerce.number().int().min(1).default(60_000),
   HTTP_REQUEST_TIMEOUT: z.coerce.number().int().min(1).default(300_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   HTTP_TLS_CERT_FILE: z.string().optional(),
   HTTP_TLS_KEY_FILE: z.string().optional(),
 }).superRefine((values, context) => {
@@ -49,6 +50,8 @@ export interface HttpSettings {
   headersTimeout: number;
   /** How long a client may take to send a whole request, head and body, in ms; then 408. */
   requestTimeout: number;
+  /** The most sockets one remote (TCP peer) address may hold open at once; 0: no cap. */
+  maxConnectionsPerAddress: number;
   tls?: { certFile: string; keyFile: string };
 }
 
@@ -66,6 +69,7 @@ export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSetting
     shutdownTimeout: values.HTTP_SHUTDOWN_TIMEOUT,
     headersTimeout: values.HTTP_HEADERS_TIMEOUT,
     requestTimeout: values.HTTP_REQUEST_TIMEOUT,
+    maxConnectionsPerAddress: values.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     ...(certFile && keyFile ? { tls: { certFile, keyFile } } : {}),
   };
 }

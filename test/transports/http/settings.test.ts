@@ -13,6 +13,7 @@ test("defaults", () => {
     shutdownTimeout: 10_000,
     headersTimeout: 60_000,
     requestTimeout: 300_000,
+    maxConnectionsPerAddress: 256,
   });
 });
 

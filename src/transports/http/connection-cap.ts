@@ -1,0 +1,64 @@
+import { STATUS_CODES, type Server } from "node:http";
+import type { Socket } from "node:net";
+import { errorBody } from "../../core/error-body";
+import { ErrorType, TypedError } from "../../core/errors";
+
+/** How long a refused client has to read the answer and hang up before its socket is destroyed. */
+const REFUSED_LINGER_MS = 2_000;
+const RETRY_AFTER_SECONDS = 1;
+
+function tooManyConnections(limit: number): TypedError {
+  return new TypedError({
+    message: `Too many connections from this address: at most ${limit} may be open at once`,
+    type: ErrorType.CONNECTION_RATE_LIMITED,
+    value: { limit },
+  });
+}
+
+/** Answers a socket that the HTTP server will never see, and closes it. */
+function refuse(socket: Socket, error: TypedError, production: boolean): void {
+  const body = JSON.stringify(errorBody(error, production));
+  // The HTTP server never sees this socket, so nothing else handles its errors.
+  socket.on("error", () => socket.destroy());
+  // A deadline rather than an idle timeout: a client trickling bytes must not keep it open.
+  const deadline = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  socket.once("close", () => clearTimeout(deadline));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
+      "Connection: close\r\n" +
+      `Retry-After: ${RETRY_AFTER_SECONDS}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  // The request is read and dropped, unparsed: closing with unread data would reset the
+  // connection and could destroy the answer before the client reads it.
+  socket.resume();
+}
+
+/**
+ * Caps the sockets open at once per remote address on an HTTP(S) listener, upgraded WebSockets
+ * included. A socket over the cap gets `429 CONNECTION_RATE_LIMITED` and is closed before the
+ * HTTP server reads anything from it. The address is the TCP peer's: behind a proxy, the proxy's.
+ */
+export function capConnectionsPerAddress(listener: Server, limit: number, options: { tls: boolean; production: boolean }): void {
+  if (limit === 0) return;
+  // Over TLS the HTTP server takes sockets once their handshake is done.
+  const event = options.tls ? "secureConnection" : "connection";
+  // The first listener is the one Node's HTTP server registered when it was created.
+  const [serveHttp] = listener.listeners(event) as ((socket: Socket) => void)[];
+  if (!serveHttp) throw new Error(`The HTTP server has no "${event}" listener to cap`);
+  const open = new Map<string, number>();
+  listener.removeListener(event, serveHttp);
+  listener.on(event, (socket: Socket) => {
+    const address = socket.remoteAddress ?? "";
+    const count = open.get(address) ?? 0;
+    if (count >= limit) return refuse(socket, tooManyConnections(limit), options.production);
+    open.set(address, count + 1);
+    socket.once("close", () => {
+      const left = open.get(address)! - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+    serveHttp.call(listener, socket);
+  });
+}
