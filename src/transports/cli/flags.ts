@@ -43,6 +43,19 @@ function isBooleanLike(schema: z.ZodType): boolean {
 }
 
 /**
+ * A JSON flag's value; text that is not JSON stays text, for the action's schema to refuse with
+ * a typed error (yargs would turn a throw here into an untyped failure).
+ */
+function parseJsonFlag(text: unknown): unknown {
+  if (typeof text !== "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
  * One yargs option per field of an action's `inputs`. yargs only shapes the flags; the values
  * still go through the action's own schema in the dispatcher, like on every other transport.
  */
@@ -66,7 +79,7 @@ export function flagsFromInputs(inputs: z.ZodType | undefined): Record<string, O
       option.array = true;
     } else if (def.type === "object" || def.type === "record") {
       option.type = "string";
-      option.coerce = (text: string) => (typeof text === "string" ? JSON.parse(text) : text);
+      option.coerce = parseJsonFlag;
       option.describe = `${option.describe} (JSON)`.trim();
     } else option.type = "string";
     flags[field] = option;
