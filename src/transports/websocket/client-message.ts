@@ -20,6 +20,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function reject(messageId: MessageId, message: string, type: ErrorType, key: string, value?: unknown): RejectedMessage {
+  return { messageId, error: new TypedError({ message, type, key, ...(value === undefined ? {} : { value }) }) };
+}
+
 /** Reads one client message: the message, or why it cannot be served. */
 export function parseClientMessage(text: string): { message: ClientMessage } | RejectedMessage {
   let parsed: unknown;
@@ -42,12 +46,9 @@ export function parseClientMessage(text: string): { message: ClientMessage } | R
       error: new TypedError({ message: "messageId must be a string or a number", type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION, key: "messageId" }),
     };
   }
-  const reject = (message: string, type: ErrorType, key: string, value?: unknown): RejectedMessage => ({
-    messageId,
-    error: new TypedError({ message, type, key, ...(value === undefined ? {} : { value }) }),
-  });
   if (typeof messageType !== "string" || !MESSAGE_TYPES.includes(messageType)) {
     return reject(
+      messageId,
       `Unknown messageType: expected one of ${MESSAGE_TYPES.join(", ")}`,
       ErrorType.CONNECTION_ACTION_PARAM_VALIDATION,
       "messageType",
@@ -57,8 +58,8 @@ export function parseClientMessage(text: string): { message: ClientMessage } | R
   if (messageType !== "action") return { message: { messageType: messageType as "subscribe" | "unsubscribe", messageId, channel: parsed.channel } };
   const { action, params = {} } = parsed;
   if (typeof action !== "string" || !action) {
-    return reject("action (the action's name) is required", ErrorType.CONNECTION_ACTION_PARAM_REQUIRED, "action");
+    return reject(messageId, "action (the action's name) is required", ErrorType.CONNECTION_ACTION_PARAM_REQUIRED, "action");
   }
-  if (!isRecord(params)) return reject("params must be a JSON object", ErrorType.CONNECTION_ACTION_PARAM_FORMATTING, "params");
+  if (!isRecord(params)) return reject(messageId, "params must be a JSON object", ErrorType.CONNECTION_ACTION_PARAM_FORMATTING, "params");
   return { message: { messageType, messageId, action, params } };
 }

@@ -25,6 +25,14 @@ const clientGone = () =>
 const shuttingDown = () =>
   new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
 
+/** Node's global `Response` is a getter that runs on every read: read it once, when first needed. */
+let WebResponse: typeof Response | undefined;
+function isWebResponse(value: unknown): value is Response {
+  if (typeof value !== "object" || value === null) return false;
+  WebResponse ??= Response;
+  return value instanceof WebResponse;
+}
+
 /**
  * One open socket: reads client messages, runs actions (many at once, each answered when it
  * finishes), holds the socket's channel subscriptions, and writes to the socket within the
@@ -33,7 +41,10 @@ const shuttingDown = () =>
 export class SocketClient {
   /** Settles once the socket has closed and its subscriptions have ended. */
   readonly done: Promise<void>;
-  private readonly inFlight = new Map<Promise<void>, AbortController>();
+  /** The controller of each action in flight: aborted when the socket closes or the grace period ends. */
+  private readonly inFlight = new Set<AbortController>();
+  /** Resolves the shutdown's wait once the last action in flight has been answered. */
+  private onIdle: (() => void) | undefined;
   private readonly subscriptions = new Map<string, ChannelSubscription>();
   /** Subscribe and unsubscribe of one channel run one after the other. */
   private readonly channelQueue = new Map<string, Promise<void>>();
@@ -82,9 +93,10 @@ export class SocketClient {
     if (this.inFlight.size) {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-      await Promise.race([Promise.allSettled(this.inFlight.keys()), deadline]);
+      const idle = new Promise<void>((resolve) => (this.onIdle = resolve));
+      await Promise.race([idle, deadline]);
       clearTimeout(timer);
-      for (const controller of this.inFlight.values()) controller.abort(shuttingDown());
+      for (const controller of this.inFlight) controller.abort(shuttingDown());
     }
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
     // A peer that does not answer the close frame is cut off.
@@ -119,7 +131,7 @@ export class SocketClient {
   }
 
   private handle(message: ClientMessage): void {
-    if (message.messageType === "action") return this.runAction(message.messageId, message.action, message.params);
+    if (message.messageType === "action") return void this.runAction(message.messageId, message.action, message.params);
     let channel: string;
     try {
       channel = checkChannelName(message.channel);
@@ -130,33 +142,48 @@ export class SocketClient {
     else this.inChannelOrder(channel, () => this.unsubscribe(message.messageId, channel));
   }
 
-  private runAction(messageId: MessageId, action: string, params: Record<string, unknown>): void {
+  /**
+   * Runs one action and answers it. An async method rather than a promise chain: this is the path
+   * of every message, and each `.then`/`.catch`/`.finally` would allocate a promise and a closure.
+   */
+  private async runAction(messageId: MessageId, action: string, params: Record<string, unknown>): Promise<void> {
+    // The call's own controller goes to the dispatcher, which aborts it on timeout; the socket aborts it on close.
     const controller = new AbortController();
-    const first = this.inFlight.size === 0;
-    const running = (async () => {
-      // A socket lives long: read its session again (refreshing its TTL) to see what other connections changed.
-      const session = this.connection.session;
-      if (first && session instanceof Session) await session.reload().catch(() => undefined);
-      const result = await this.context.dispatcher.run(action, params, this.connection, { signal: controller.signal });
+    this.inFlight.add(controller);
+    try {
+      const reload = this.inFlight.size === 1 ? this.reloadSession() : undefined;
+      if (reload) await reload;
+      const result = await this.context.dispatcher.run(action, params, this.connection, { controller });
       this.reply(messageId, result);
-    })();
-    this.inFlight.set(running, controller);
-    running
-      .catch((error: unknown) => {
-        this.context.logger.error({ err: error, action }, "websocket: could not answer an action");
-        // The caller still gets an answer to its messageId, so it never waits for one forever.
-        try {
-          this.sendError(messageId, toTypedError(error, this.context.production));
-        } catch {
-          // The socket itself is gone: there is no one left to answer.
-        }
-      })
-      .finally(() => this.inFlight.delete(running));
+    } catch (error) {
+      this.context.logger.error({ err: error, action }, "websocket: could not answer an action");
+      // The caller still gets an answer to its messageId, so it never waits for one forever.
+      try {
+        this.sendError(messageId, toTypedError(error, this.context.production));
+      } catch {
+        // The socket itself is gone: there is no one left to answer.
+      }
+    } finally {
+      this.inFlight.delete(controller);
+      if (this.inFlight.size === 0) this.onIdle?.();
+    }
+  }
+
+  /**
+   * A socket lives long: before an action runs while none is in flight, its session is read again
+   * (refreshing its TTL) to see what other connections changed. An anonymous session has no id that
+   * another connection could use, so there is nothing to read; unless the store was down when it
+   * opened, and the read is retried. Undefined when there is nothing to wait for.
+   */
+  private reloadSession(): Promise<void> | undefined {
+    const session = this.connection.session;
+    if (!(session instanceof Session) || (session.id === undefined && !session.unavailable)) return undefined;
+    return session.reload().catch(() => undefined);
   }
 
   private reply(messageId: MessageId, result: ActionResult): void {
     if (result.error) return this.sendError(messageId, result.error);
-    if (typeof Response !== "undefined" && result.response instanceof Response) {
+    if (isWebResponse(result.response)) {
       const error = new TypedError({
         message: `Action "${result.actionName}" answers with an HTTP Response, which a WebSocket cannot carry`,
         type: ErrorType.CONNECTION_SERVER_ERROR,
@@ -224,7 +251,7 @@ export class SocketClient {
 
   private async onClose(): Promise<void> {
     this.closed = true;
-    for (const controller of this.inFlight.values()) controller.abort(clientGone());
+    for (const controller of this.inFlight) controller.abort(clientGone());
     const channels = new Set([...this.subscriptions.keys(), ...this.channelQueue.keys()]);
     await Promise.all(
       [...channels].map((channel) =>

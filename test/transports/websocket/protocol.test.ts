@@ -67,6 +67,17 @@ describe("action messages", () => {
   });
 });
 
+test("permessage-deflate is not negotiated, even when the client offers it", async () => {
+  const offering = await TestSocket.open(undefined, { perMessageDeflate: true });
+  try {
+    expect(offering.upgradeHeaders["sec-websocket-extensions"]).toBeUndefined();
+    expect(offering.ws.extensions).toBe("");
+    expect((await offering.action("ws:echo", { text: "plain" })).response.text).toBe("plain");
+  } finally {
+    await offering.close();
+  }
+});
+
 describe("subscribe and unsubscribe", () => {
   test("are acknowledged, and the channel's messages arrive in between", async () => {
     expect(await socket.request({ messageType: "subscribe", messageId: "s-1", channel: "lobby" })).toEqual({

@@ -39,6 +39,31 @@ test(
     await gates.entered("never-opened");
     await server.stop();
     expect((await socket.closed).code).toBe(WS_CLOSE_CODE.goingAway);
+    expect(await gates.settled("never-opened")).toMatchObject({
+      outcome: "aborted",
+      reason: { type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE },
+    });
+  },
+  HOOK_TIMEOUT,
+);
+
+test(
+  "stop waits for every action in flight on a socket, not only for the first to finish",
+  async () => {
+    const server = await startTestServer({ appDir, env: { REDIS_URL: "" } });
+    const socket = await TestSocket.open(`${server.url!.replace(/^http/, "ws")}/ws`);
+    const first = socket.request({ messageType: "action", messageId: "first", action: "ws:gate", params: { gate: "drain-first" } });
+    const second = socket.request({ messageType: "action", messageId: "second", action: "ws:gate", params: { gate: "drain-second" } });
+    await Promise.all([gates.entered("drain-first"), gates.entered("drain-second")]);
+
+    const stopped = server.stop();
+    gates.open("drain-first");
+    expect(await first).toEqual({ messageId: "first", response: { gate: "drain-first", outcome: "opened" } });
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
+    gates.open("drain-second");
+    expect(await second).toEqual({ messageId: "second", response: { gate: "drain-second", outcome: "opened" } });
+    expect((await socket.closed).code).toBe(WS_CLOSE_CODE.goingAway);
+    await stopped;
   },
   HOOK_TIMEOUT,
 );
