@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
 import { asJobFailure } from "./job-failure";
-import { JobRecord, RedisRecords } from "./redis-records";
+import { CommandClient, JobRecord, RedisRecords } from "./redis-records";
 
 export interface BeeQueueDriverOptions {
   redisUrl: string;
@@ -19,6 +19,7 @@ export interface BeeQueueDriverOptions {
 interface Worker {
   queue: BeeQueue<JobPayload>;
   running: Set<AbortController>;
+  stopping: boolean;
 }
 
 /** Thrown into bee-queue for a job cut off by a stop: it stays active and the stall check retries it. */
@@ -108,7 +109,7 @@ export class BeeQueueDriver implements QueueDriver {
 
   async process(queue: string, concurrency: number, handler: JobHandler): Promise<void> {
     if (this.workers.has(queue)) throw new Error(`Queue "${queue}" already has a worker in this process`);
-    const worker: Worker = { queue: this.createQueue(queue, true), running: new Set() };
+    const worker: Worker = { queue: this.createQueue(queue, true), running: new Set(), stopping: false };
     this.workers.set(queue, worker);
     await worker.queue.ready();
     worker.queue.process(concurrency, (job: BeeQueue.Job<JobPayload>) => this.runJob(worker, queue, job, handler));
@@ -188,6 +189,7 @@ export class BeeQueueDriver implements QueueDriver {
   async stopWorkers(timeoutMs: number): Promise<number> {
     const workers = [...this.workers.values()];
     this.workers.clear();
+    for (const worker of workers) worker.stopping = true;
     // bee-queue treats a timeout of 0 as "use the default"; 1 ms is the nearest to "do not wait".
     await Promise.all(workers.map((worker) => worker.queue.close(Math.max(1, timeoutMs)).catch(() => undefined)));
     // After close, a job still running can no longer be marked done: it stays active, and the
@@ -274,6 +276,17 @@ export class BeeQueueDriver implements QueueDriver {
     return created;
   }
 
+  /**
+   * On the connection bee-queue marks the job done with, just before it does: Redis stores the
+   * outcome first, and the job's slot does not wait for a round trip of its own.
+   */
+  private saveAttempt(worker: Worker, queue: string, id: string, record: JobRecord): void {
+    this.records.saveAttempt(commandClient(worker.queue), queue, id, record, (error) => {
+      // A worker whose queue is closing cannot mark the job done either: it runs again.
+      if (!worker.stopping) this.options.onError?.(error, queue);
+    });
+  }
+
   private async runJob(worker: Worker, queue: string, job: BeeQueue.Job<JobPayload>, handler: JobHandler): Promise<null> {
     const controller = new AbortController();
     worker.running.add(controller);
@@ -282,23 +295,33 @@ export class BeeQueueDriver implements QueueDriver {
     try {
       let result: unknown;
       try {
-        result = await handler({ id: job.id, queue, payload, attempt: attempts, signal: controller.signal });
+        result = await handler({ id: job.id, queue, payload, attempt: attempts, controller });
       } catch (thrown) {
-        if (controller.signal.aborted) throw new CutOff("worker stopped");
+        if (isCutOff(controller)) throw new CutOff("worker stopped");
         const failure = asJobFailure(thrown);
         // bee-queue reads the retries left from the job: none left means a final failure.
         if (!failure.retryable) job.options.retries = 0;
         const status = job.options.retries > 0 ? "retrying" : "failed";
-        await this.records.saveAttempt(queue, job.id, { payload, status, attempts, error: failure.body });
+        this.saveAttempt(worker, queue, job.id, { payload, status, attempts, error: failure.body });
         throw failure;
       }
-      if (controller.signal.aborted) throw new CutOff("worker stopped");
-      await this.records.saveAttempt(queue, job.id, { payload, status: "succeeded", attempts, result });
+      if (isCutOff(controller)) throw new CutOff("worker stopped");
+      this.saveAttempt(worker, queue, job.id, { payload, status: "succeeded", attempts, result });
       return null;
     } finally {
       worker.running.delete(controller);
     }
   }
+}
+
+/** bee-queue's own connection, on which it moves jobs. */
+function commandClient(queue: BeeQueue<JobPayload>): CommandClient {
+  return (queue as unknown as { client: CommandClient }).client;
+}
+
+/** Aborted by stopWorkers, not by the handler itself (the dispatcher aborts it on a timeout). */
+function isCutOff(controller: AbortController): boolean {
+  return controller.signal.reason instanceof CutOff;
 }
 
 function toInfo(queue: string, id: string, payload: JobPayload, status: JobStatus, record?: Partial<JobRecord>): JobInfo {

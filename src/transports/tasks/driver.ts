@@ -52,13 +52,18 @@ export interface QueueStats {
   failed: number;
 }
 
-/** A job handed to a worker. `signal` fires when the worker is stopping and its time is up. */
+/** A job handed to a worker. */
 export interface RunningJob {
   id: string;
   queue: string;
   payload: JobPayload;
   attempt: number;
-  signal: AbortSignal;
+  /**
+   * The attempt's own controller: the driver aborts it when the worker is stopping and the job's
+   * time is up. The handler may abort it too (the dispatcher does on a timeout): that fails the
+   * attempt as any error does, where the driver's abort cuts it off.
+   */
+  controller: AbortController;
 }
 
 /** Resolves with the job's result, or rejects with a `JobFailure` (any other error is wrapped). */

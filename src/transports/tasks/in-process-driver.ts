@@ -266,7 +266,7 @@ export class InProcessDriver implements QueueDriver {
         queue: job.queue,
         payload: clone(job.payload),
         attempt,
-        signal: controller.signal,
+        controller,
       }),
     );
     const done = running.then(
@@ -276,9 +276,12 @@ export class InProcessDriver implements QueueDriver {
     worker.running.set(job.id, { done, controller });
   }
 
-  /** Records an attempt's end, unless the job was cut off by a stop and handed back already. */
+  /**
+   * Records an attempt's end, unless the job was cut off by a stop and handed back already. The
+   * controller alone does not tell: the handler aborts it too, on a timeout that fails the attempt.
+   */
   private settle(worker: Worker, job: MemoryJob, controller: AbortController, record: () => void): void {
-    if (controller.signal.aborted || worker.running.get(job.id)?.controller !== controller) return;
+    if (worker.running.get(job.id)?.controller !== controller) return;
     worker.running.delete(job.id);
     job.attempts += 1;
     record();

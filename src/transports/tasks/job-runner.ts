@@ -36,7 +36,7 @@ export function jobRunner(server: HeraldServer): JobHandler {
       ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
     };
     connection.state.task = state;
-    const result = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { signal: job.signal });
+    const result = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
     if (result.error) throw new JobFailure(errorBody(result.error, server.config.production).error, isRetryable(result.error));
     return result.response;
   };

@@ -11,11 +11,30 @@ export interface JobRecord {
   error?: JobError;
 }
 
-const RECORD_CHILD = `
-if redis.call("exists", KEYS[1]) == 1 then
-  redis.call("hset", KEYS[1], ARGV[1], ARGV[2])
-  redis.call("pexpire", KEYS[1], ARGV[3])
+/**
+ * The end of an attempt, as a worker writes one per job: one command, atomic, no MULTI/EXEC.
+ * KEYS: record, job id claim, and the fan-out of a child that ended for good.
+ * ARGV: record JSON, TTL ms, "1" when the record expires (a success), the child's index and outcome.
+ */
+const SAVE_ATTEMPT = `
+if ARGV[3] == "1" then
+  redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[2])
+  redis.call("pexpire", KEYS[2], ARGV[2])
+else
+  redis.call("set", KEYS[1], ARGV[1])
+end
+if KEYS[3] and redis.call("exists", KEYS[3]) == 1 then
+  redis.call("hset", KEYS[3], ARGV[4], ARGV[5])
+  redis.call("pexpire", KEYS[3], ARGV[2])
 end`;
+
+/** A Redis client with callbacks (bee-queue's node_redis), which writes commands in the order they are called. */
+export interface CommandClient {
+  eval(script: string, ...argsThenCallback: [...(string | number)[], (error: Error | null) => void]): unknown;
+  /** Hold back, then write at once, the commands sent in between (node_redis has them once connected). */
+  cork?(): void;
+  uncork?(): void;
+}
 
 const RETRY_FAILED = `
 if redis.call("srem", KEYS[1], ARGV[1]) == 1 then
@@ -65,25 +84,35 @@ export class RedisRecords {
   }
 
   /**
-   * Writes the end of an attempt. A success is kept for the retention time (and keeps its id
-   * claimed as long); a final failure is kept until the job is retried or removed.
+   * Writes the end of an attempt on another connection, without waiting for the reply: Redis runs
+   * it before any command sent on that connection afterwards. A success is kept for the retention
+   * time (and keeps its id claimed as long); a final failure until the job is retried or removed.
+   * EVAL, not EVALSHA: a Redis that restarted and forgot its scripts cannot answer NOSCRIPT after
+   * the commands that followed already ran.
    */
-  async saveAttempt(queue: string, id: string, record: JobRecord): Promise<void> {
-    const write = this.redis.multi();
-    const key = this.recordKey(queue, id);
-    if (record.status === "succeeded") {
-      write.set(key, JSON.stringify(record), "PX", this.resultTtlMs);
-      write.pexpire(this.dedupeKey(queue, id), this.resultTtlMs);
-    } else {
-      write.set(key, JSON.stringify(record));
+  saveAttempt(client: CommandClient, queue: string, id: string, record: JobRecord, onError: (error: Error) => void): void {
+    // Until the promise jobs of this tick are done, such as bee-queue marking the job done right
+    // after: both go out in one socket write, where a write each costs as much as the rest of the job.
+    if (client.cork && client.uncork) {
+      client.cork();
+      process.nextTick(() => client.uncork!());
     }
+    client.eval(SAVE_ATTEMPT, ...this.attemptArguments(queue, id, record), (error: Error | null) => {
+      if (error) onError(error);
+    });
+  }
+
+  private attemptArguments(queue: string, id: string, record: JobRecord): [number, ...(string | number)[]] {
+    const keys = [this.recordKey(queue, id), this.dedupeKey(queue, id)];
+    const args: (string | number)[] = [JSON.stringify(record), this.resultTtlMs, record.status === "succeeded" ? "1" : "0"];
     const fanOut = record.payload.fanOut;
     if (fanOut && record.status !== "retrying") {
       const outcome: ChildOutcome =
         record.status === "succeeded" ? { ok: true, result: record.result } : { ok: false, error: record.error! };
-      write.eval(RECORD_CHILD, 1, this.fanOutKey(fanOut.id), String(fanOut.index), JSON.stringify(outcome), this.resultTtlMs);
+      keys.push(this.fanOutKey(fanOut.id));
+      args.push(fanOut.index, JSON.stringify(outcome));
     }
-    await write.exec();
+    return [keys.length, ...keys, ...args];
   }
 
   async records(queue: string, ids: readonly string[]): Promise<(JobRecord | undefined)[]> {

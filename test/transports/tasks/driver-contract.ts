@@ -61,6 +61,22 @@ export function describeDriverContract(name: string, createDriver: () => QueueDr
       expect(seen[0]).toMatchObject({ id, queue, attempt: 1, payload: { action: "test:run", params: { n: 21 } } });
     });
 
+    test("knows a job all along, from its enqueue through its end", async () => {
+      await driver.process(queue, 4, async (running) => running.payload.params);
+      const ids = await driver.enqueue(queue, Array.from({ length: 200 }, (_, n) => job({ n })));
+      const seen = new Set<string>();
+
+      await waitFor(
+        async () => {
+          const infos = await Promise.all(ids.map((id) => driver.getJob(queue, id)));
+          for (const info of infos) seen.add(info?.status ?? "unknown");
+          return infos.every((info) => info?.status === "succeeded");
+        },
+        { interval: 0, timeout: 20_000 },
+      );
+      expect(seen.has("unknown")).toBe(false);
+    });
+
     test("counts waiting jobs until a worker takes them", async () => {
       await driver.enqueue(queue, [job(), job(), job()]);
       expect(await driver.stats(queue)).toEqual({ waiting: 3, active: 0, delayed: 0, failed: 0 });
@@ -136,6 +152,24 @@ export function describeDriverContract(name: string, createDriver: () => QueueDr
       expect((await driver.getJob(queue, id!))?.error).toMatchObject({ message: "plain" });
     });
 
+    test("fails and retries an attempt that aborted its own controller, as a timeout does", async () => {
+      const attempts: number[] = [];
+      await driver.process(queue, 1, async (running) => {
+        attempts.push(running.attempt);
+        if (running.attempt === 1) {
+          const timedOut = failure("timed out");
+          running.controller.abort(timedOut);
+          throw timedOut;
+        }
+        return "after the timeout";
+      });
+      const [id] = await driver.enqueue(queue, [job({}, { retries: 1, backoff: { strategy: "fixed", delayMs: 10 } })]);
+
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded");
+      expect(attempts).toEqual([1, 2]);
+      expect(await driver.getJob(queue, id!)).toMatchObject({ attempts: 2, result: "after the timeout" });
+    });
+
     test("retries a failed job on request", async () => {
       let fail = true;
       await driver.process(queue, 1, async () => {
@@ -208,9 +242,9 @@ export function describeDriverContract(name: string, createDriver: () => QueueDr
       const hang: JobHandler = (running) =>
         new Promise((_, reject) => {
           attempts.push("cut");
-          running.signal.addEventListener("abort", () => {
+          running.controller.signal.addEventListener("abort", () => {
             signalled = true;
-            reject(running.signal.reason);
+            reject(running.controller.signal.reason);
           });
         });
       await driver.process(queue, 1, hang);
