@@ -1,16 +1,12 @@
 import { measureHttp } from "../load/http";
-import { freePort, ProcessSpec, ServerProcess, stopAll } from "../lib/processes";
 import { compare, emptyResult, type Column } from "../lib/results";
-import { alternate, rowsOf, type Subject } from "../lib/rounds";
+import { rowsOf } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
+import { measureServers, type ServerSubject } from "../lib/server-rounds";
 import { baselineSpec, heraldSpec } from "../lib/subjects";
 import { ECHO_PATH, ECHO_QUERY } from "../shared/echo";
 
-interface HttpSubject extends Subject {
-  spec(port: number): ProcessSpec;
-}
-
-const SUBJECTS: HttpSubject[] = [
+const SUBJECTS: ServerSubject[] = [
   { subject: "herald", label: "Herald", spec: (port) => heraldSpec("Herald", { env: { PORT: String(port) } }) },
   { subject: "express", label: "raw Express 5", spec: (port) => baselineSpec("raw Express 5", "express.ts", { PORT: String(port) }) },
   { subject: "node", label: "raw node:http", spec: (port) => baselineSpec("raw node:http", "node-http.ts", { PORT: String(port) }) },
@@ -31,43 +27,33 @@ export const httpScenario: Scenario = {
   async run({ settings, log }) {
     const { rounds, warmupSeconds, durationSeconds, connections } = settings.http;
     const result = emptyResult(this.id, this.title, { ...settings.http, path: `${ECHO_PATH}?${ECHO_QUERY}` });
-    const servers = new Map<string, { process: ServerProcess; url: string }>();
-    try {
-      for (const subject of SUBJECTS) {
-        const port = await freePort();
-        const process = new ServerProcess(subject.spec(port));
+    const samples = await measureServers({
+      subjects: SUBJECTS,
+      rounds,
+      warmupSeconds,
+      durationSeconds,
+      async ready(port, server) {
         const url = `http://127.0.0.1:${port}${ECHO_PATH}?${ECHO_QUERY}`;
-        servers.set(subject.subject, { process, url });
-        await process.waitForHttp(url);
-        if (warmupSeconds > 0) await measureHttp({ url, connections, durationSeconds: warmupSeconds });
-      }
-      const samples = await alternate(
-        SUBJECTS,
-        rounds,
-        async (subject) => {
-          const server = servers.get(subject.subject)!;
-          server.process.assertRunning();
-          const cpuBefore = server.process.cpuSeconds();
-          const measured = await measureHttp({ url: server.url, connections, durationSeconds });
-          const cpuUs = ((server.process.cpuSeconds() - cpuBefore) * 1e6) / measured.requests;
-          return { rps: measured.requestsPerSecond, p50: measured.p50Ms, p99: measured.p99Ms, cpuUs };
-        },
-        log,
-      );
-      result.columns = COLUMNS;
-      result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "rps");
-      result.comparisons = [
-        compare(result.rows, "herald", "express", "rps", "higher", 0.85),
-        compare(result.rows, "herald", "node", "rps", "higher"),
-        compare(result.rows, "herald", "nest", "rps", "higher", 1),
-        compare(result.rows, "herald", "express", "cpuUs", "lower"),
-      ];
-      result.notes.push(
-        `${connections} connections, ${rounds} rounds × ${durationSeconds} s per subject, alternating; Herald logs one JSON line per request to /dev/null`,
-      );
-    } finally {
-      await stopAll([...servers.values()].map((server) => server.process));
-    }
+        await server.waitForHttp(url);
+        return url;
+      },
+      async load(url, seconds) {
+        const measured = await measureHttp({ url, connections, durationSeconds: seconds });
+        return { sample: { rps: measured.requestsPerSecond, p50: measured.p50Ms, p99: measured.p99Ms }, calls: measured.requests };
+      },
+      log,
+    });
+    result.columns = COLUMNS;
+    result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "rps");
+    result.comparisons = [
+      compare(result.rows, "herald", "express", "rps", "higher", 0.85),
+      compare(result.rows, "herald", "node", "rps", "higher"),
+      compare(result.rows, "herald", "nest", "rps", "higher", 1),
+      compare(result.rows, "herald", "express", "cpuUs", "lower"),
+    ];
+    result.notes.push(
+      `${connections} connections, ${rounds} rounds × ${durationSeconds} s per subject, alternating; Herald logs one JSON line per request to /dev/null`,
+    );
     return result;
   },
 };

@@ -1,20 +1,16 @@
 import { probeWebSocket } from "../load/ws-probe";
 import { measureWebSocket } from "../load/ws-round-trips";
-import { freePort, ProcessSpec, ServerProcess, stopAll } from "../lib/processes";
 import { compare, emptyResult, type Column } from "../lib/results";
-import { alternate, rowsOf, type Subject } from "../lib/rounds";
+import { rowsOf } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
+import { measureServers, type ServerSubject } from "../lib/server-rounds";
 import { baselineSpec, heraldSpec } from "../lib/subjects";
 import { ECHO_PARAMS, ECHO_PATH, ECHO_QUERY } from "../shared/echo";
-
-interface WsSubject extends Subject {
-  spec(port: number): ProcessSpec;
-}
 
 /** The per-socket message rate limit is a guard against abuse, not what this scenario measures. */
 export const UNLIMITED_WS_RATE = { WS_MAX_MESSAGES_PER_SECOND: "1000000000" };
 
-const SUBJECTS: WsSubject[] = [
+const SUBJECTS: ServerSubject[] = [
   { subject: "herald", label: "Herald", spec: (port) => heraldSpec("Herald", { env: { PORT: String(port), ...UNLIMITED_WS_RATE } }) },
   { subject: "ws", label: "raw ws", spec: (port) => baselineSpec("raw ws", "ws.ts", { PORT: String(port) }) },
 ];
@@ -33,40 +29,29 @@ export const websocketScenario: Scenario = {
   async run({ settings, log }) {
     const { rounds, warmupSeconds, durationSeconds, clients } = settings.websocket;
     const result = emptyResult(this.id, this.title, { ...settings.websocket, action: "bench:echo" });
-    const servers = new Map<string, { process: ServerProcess; url: string }>();
-    try {
-      for (const subject of SUBJECTS) {
-        const port = await freePort();
-        const process = new ServerProcess(subject.spec(port));
+    const samples = await measureServers({
+      subjects: SUBJECTS,
+      rounds,
+      warmupSeconds,
+      durationSeconds,
+      async ready(port, server) {
         const url = `ws://127.0.0.1:${port}/ws`;
-        servers.set(subject.subject, { process, url });
-        await process.waitForHttp(`http://127.0.0.1:${port}${ECHO_PATH}?${ECHO_QUERY}`);
+        await server.waitForHttp(`http://127.0.0.1:${port}${ECHO_PATH}?${ECHO_QUERY}`);
         await probeWebSocket(url);
-        const load = { url, clients, durationSeconds: warmupSeconds, action: "bench:echo", params: ECHO_PARAMS };
-        if (warmupSeconds > 0) await measureWebSocket(load);
-      }
-      const samples = await alternate(
-        SUBJECTS,
-        rounds,
-        async (subject) => {
-          const server = servers.get(subject.subject)!;
-          server.process.assertRunning();
-          const cpuBefore = server.process.cpuSeconds();
-          const measured = await measureWebSocket({ url: server.url, clients, durationSeconds, action: "bench:echo", params: ECHO_PARAMS });
-          const cpuUs = ((server.process.cpuSeconds() - cpuBefore) * 1e6) / measured.roundTrips;
-          return { mps: measured.messagesPerSecond, p50: measured.p50Ms, p99: measured.p99Ms, cpuUs };
-        },
-        log,
-      );
-      result.columns = COLUMNS;
-      result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "mps");
-      result.comparisons = [compare(result.rows, "herald", "ws", "mps", "higher", 0.8), compare(result.rows, "herald", "ws", "cpuUs", "lower")];
-      result.notes.push(
-        `${clients} clients, one message in flight each, ${rounds} rounds × ${durationSeconds} s per subject; Herald logs one JSON line per action to /dev/null; its per-socket rate limit raised out of the way`,
-      );
-    } finally {
-      await stopAll([...servers.values()].map((server) => server.process));
-    }
+        return url;
+      },
+      async load(url, seconds) {
+        const measured = await measureWebSocket({ url, clients, durationSeconds: seconds, action: "bench:echo", params: ECHO_PARAMS });
+        return { sample: { mps: measured.messagesPerSecond, p50: measured.p50Ms, p99: measured.p99Ms }, calls: measured.roundTrips };
+      },
+      log,
+    });
+    result.columns = COLUMNS;
+    result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "mps");
+    result.comparisons = [compare(result.rows, "herald", "ws", "mps", "higher", 0.8), compare(result.rows, "herald", "ws", "cpuUs", "lower")];
+    result.notes.push(
+      `${clients} clients, one message in flight each, ${rounds} rounds × ${durationSeconds} s per subject; Herald logs one JSON line per action to /dev/null; its per-socket rate limit raised out of the way`,
+    );
     return result;
   },
 };

@@ -10,7 +10,8 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SoakServer, freePort } from "./lib/servers";
+import { freePort } from "../lib/processes";
+import { SoakServer } from "./lib/servers";
 import { assertLoopback, checkRedis, createSchema, deleteKeys, talliedJobs } from "./lib/services";
 import { cliCalls, NotesSocket, Tally, virtualUser } from "./lib/traffic";
 

@@ -2,12 +2,12 @@ import type { ActionDefinition } from "./action";
 import type { Connection } from "./connection";
 import { toTypedError } from "./error-body";
 import { ErrorType, isTypedError, TypedError } from "./errors";
-import type { Logger } from "./logger";
+import { isLevelOn, type Logger } from "./logger";
 import type { ActionMiddleware } from "./middleware";
 import type { ActionRegistry, RegisteredAction } from "./registry";
 import { redactSecrets } from "./secret";
 import { assertParamsDepth } from "./params-depth";
-import { validateParams } from "./validation";
+import { parseParams } from "./validation";
 
 export interface ActionResult {
   actionName: string;
@@ -55,6 +55,22 @@ function linkedController(signal: AbortSignal | undefined): AbortController {
   return controller;
 }
 
+/** What one call has come to so far: the chain updates it in place rather than returning a new object per step. */
+interface CallOutcome {
+  params: ParamsRecord;
+  response: unknown;
+  error: TypedError | undefined;
+}
+
+/** The action's run as a promise, a synchronous throw included. */
+function invoke(action: ActionDefinition, params: ParamsRecord, connection: Connection, signal: AbortSignal): Promise<unknown> {
+  try {
+    return Promise.resolve(action.run(params, connection, signal));
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
+}
+
 /** The one pipeline every transport calls: validate → runBefore → run → runAfter. */
 export class Dispatcher {
   private readonly globalMiddleware: readonly ActionMiddleware[];
@@ -75,12 +91,10 @@ export class Dispatcher {
   ): Promise<ActionResult> {
     const started = performance.now();
     const registered = this.registry.get(actionName);
-    let params: ParamsRecord = (rawParams ?? {}) as ParamsRecord;
-    let response: unknown;
-    let error: TypedError | undefined;
+    const call: CallOutcome = { params: (rawParams ?? {}) as ParamsRecord, response: undefined, error: undefined };
 
     if (!registered) {
-      error = new TypedError({
+      call.error = new TypedError({
         message: `Unknown action "${actionName}"`,
         type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
         key: "action",
@@ -89,67 +103,66 @@ export class Dispatcher {
     } else {
       try {
         assertParamsDepth(rawParams);
-        params = await validateParams(registered.action.inputs, rawParams);
+        const parsed = parseParams(registered.action.inputs, rawParams);
+        call.params = parsed instanceof Promise ? await parsed : parsed;
       } catch (thrown) {
-        error = this.normalize(thrown);
+        call.error = this.normalize(thrown);
       }
-      if (!error) ({ params, response, error } = await this.runChain(registered, params, connection, dispatchOptions));
+      if (!call.error) await this.runChain(registered, call, connection, dispatchOptions);
     }
 
-    const result: ActionResult = {
-      actionName,
-      status: error ? error.status : 200,
-      durationMs: performance.now() - started,
-      ...(error ? { error } : { response }),
-    };
+    const durationMs = performance.now() - started;
+    const { error } = call;
+    const result: ActionResult = error
+      ? { actionName, status: error.status, durationMs, error }
+      : { actionName, status: 200, durationMs, response: call.response };
     this.log(registered, rawParams, connection, result);
     return result;
   }
 
+  /** Runs the middleware and the action, recording params, response and error in `call`. */
   private async runChain(
     registered: RegisteredAction,
-    initialParams: ParamsRecord,
+    call: CallOutcome,
     connection: Connection,
     dispatchOptions: DispatchOptions,
-  ): Promise<{ params: ParamsRecord; response: unknown; error: TypedError | undefined }> {
-    let params = initialParams;
-    let response: unknown;
-    let error: TypedError | undefined;
-    const entered: ActionMiddleware[] = [];
+  ): Promise<void> {
+    const chain = this.chainOf(registered);
+    let entered = 0;
 
-    for (const middleware of this.chainOf(registered)) {
-      entered.push(middleware);
+    while (entered < chain.length) {
+      const middleware = chain[entered++]!;
       if (!middleware.runBefore) continue;
       try {
-        const outcome = await middleware.runBefore(params, connection);
-        if (outcome?.updatedParams !== undefined) params = outcome.updatedParams as ParamsRecord;
+        const outcome = await middleware.runBefore(call.params, connection);
+        if (outcome?.updatedParams !== undefined) call.params = outcome.updatedParams as ParamsRecord;
       } catch (thrown) {
-        error = this.normalize(thrown);
+        call.error = this.normalize(thrown);
         break;
       }
     }
 
-    if (!error) {
+    if (!call.error) {
       try {
-        response = await this.runWithTimeout(registered.action, params, connection, dispatchOptions);
+        call.response = await this.runWithTimeout(registered.action, call.params, connection, dispatchOptions);
       } catch (thrown) {
-        error = this.normalize(thrown);
+        call.error = this.normalize(thrown);
       }
     }
 
-    for (const middleware of entered.reverse()) {
+    while (entered > 0) {
+      const middleware = chain[--entered]!;
       if (!middleware.runAfter) continue;
       try {
-        const outcome = await middleware.runAfter(params, connection, error, { actionName: registered.name, response });
-        if (!error && outcome && "updatedResponse" in outcome) response = outcome.updatedResponse;
+        const outcome = await middleware.runAfter(call.params, connection, call.error, { actionName: registered.name, response: call.response });
+        if (!call.error && outcome && "updatedResponse" in outcome) call.response = outcome.updatedResponse;
       } catch (thrown) {
-        if (error) {
+        if (call.error) {
           this.options.logger.error({ action: registered.name, err: thrown }, "runAfter failed after the call had already failed");
         }
-        error ??= this.normalize(thrown);
+        call.error ??= this.normalize(thrown);
       }
     }
-    return { params, response, error };
   }
 
   /** Global middleware then the action's own, built once per action rather than on every call. */
@@ -170,13 +183,12 @@ export class Dispatcher {
   ): Promise<unknown> {
     const timeoutMs = action.timeout ?? this.options.actionTimeout;
     const controller = ownController ?? linkedController(externalSignal);
-    const running = Promise.resolve().then(() => action.run(params, connection, controller.signal));
-    if (!timeoutMs) return running;
+    if (!timeoutMs) return invoke(action, params, connection, controller.signal);
 
-    let timer: NodeJS.Timeout | undefined;
-    let expired = false;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+    // One promise settled by whichever comes first, rather than Promise.race over a second promise for the timer.
+    return new Promise((resolve, reject) => {
+      let expired = false;
+      const timer = setTimeout(() => {
         expired = true;
         const timeoutError = new TypedError({
           message: `Action "${action.name}" timed out after ${timeoutMs} ms`,
@@ -185,14 +197,19 @@ export class Dispatcher {
         controller.abort(timeoutError);
         reject(timeoutError);
       }, timeoutMs);
+      invoke(action, params, connection, controller.signal).then(
+        (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+        (thrown: unknown) => {
+          clearTimeout(timer);
+          // A run that settles after its timeout has already been answered; only its log line remains.
+          if (expired) this.options.logger.debug({ action: action.name, err: thrown }, "action rejected after its timeout");
+          else reject(thrown);
+        },
+      );
     });
-    // A run that settles after its timeout has already been answered; only its log line remains.
-    running.catch((lateError: unknown) => {
-      if (expired) {
-        this.options.logger.debug({ action: action.name, err: lateError }, "action rejected after its timeout");
-      }
-    });
-    return Promise.race([running, timedOut]).finally(() => clearTimeout(timer));
   }
 
   private normalize(thrown: unknown): TypedError {
@@ -213,6 +230,7 @@ export class Dispatcher {
     result: ActionResult,
   ): void {
     const { logger } = this.options;
+    if (!isLevelOn(logger, result.status >= 500 ? "error" : "info")) return;
     const entry: Record<string, unknown> = {
       action: result.actionName,
       connection: connection.type,

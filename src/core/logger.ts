@@ -47,3 +47,12 @@ export function createLogger(options: LoggerOptions): Logger {
 
 /** `Logger` as a container token (tsyringe's types refuse abstract classes as tokens). */
 export const LOGGER_TOKEN = Logger as unknown as InjectionToken<Logger>;
+
+/**
+ * Whether a line at `level` would be written: lets a caller skip building a line nobody reads.
+ * Reads the logger's `level`, so a logger of the app's own (through LOGGER_TOKEN) works too.
+ */
+export function isLevelOn(logger: Logger, level: `${LogLevel}`): boolean {
+  const threshold = pino.levels.values[logger.level];
+  return threshold === undefined ? logger.level !== "silent" : threshold <= pino.levels.values[level]!;
+}

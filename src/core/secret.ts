@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_PARAMS_DEPTH } from "./params-depth";
 
 export const SECRET_PLACEHOLDER = "[[secret]]";
 
@@ -31,9 +32,12 @@ function unwrapAll(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-/** A copy of `value` in which every field the schema marks secret reads `[[secret]]`. */
+/**
+ * `value` with every field the schema marks secret reading `[[secret]]`: a copy where a secret
+ * field can be, `value` itself where the schema holds none.
+ */
 export function redactSecrets(schema: z.ZodType | undefined, value: unknown): unknown {
-  if (!schema) return value;
+  if (!schema || !mayHoldSecret(schema)) return value;
   if (isSecret(schema)) return value === undefined ? undefined : SECRET_PLACEHOLDER;
   const base = unwrapAll(schema);
   if (base instanceof z.ZodObject && isPlainObject(value)) {
@@ -49,6 +53,43 @@ export function redactSecrets(schema: z.ZodType | undefined, value: unknown): un
     return value.map((item) => redactSecrets(base.element as z.ZodType, item));
   }
   return value;
+}
+
+/**
+ * Whether `redactSecrets` can find a secret in the schema: the walk reads zod's metadata registry
+ * at every field, so the request log asks once per schema instead of once per call.
+ */
+const secretHolders = new WeakMap<z.ZodType, boolean>();
+
+/**
+ * A schema that reaches back into itself (through a getter or z.lazy), or nests deeper than this,
+ * counts as holding a secret: then the walk of `redactSecrets`, which follows the value and so
+ * ends with it, decides.
+ */
+const DEEPEST_SCHEMA_WALK = 2 * MAX_PARAMS_DEPTH;
+
+function mayHoldSecret(schema: z.ZodType): boolean {
+  return secretHolders.get(schema) ?? walkForSecret(schema, new Set());
+}
+
+function walkForSecret(schema: z.ZodType, walking: Set<z.ZodType>): boolean {
+  const known = secretHolders.get(schema);
+  if (known !== undefined) return known;
+  if (walking.has(schema) || walking.size >= DEEPEST_SCHEMA_WALK) return true;
+  walking.add(schema);
+  const holds = isSecret(schema) || someInnerHoldsSecret(unwrapAll(schema), walking);
+  walking.delete(schema);
+  // Exact when false: a conservative `true` from a cycle or the depth bound makes every schema above it true as well.
+  secretHolders.set(schema, holds);
+  return holds;
+}
+
+function someInnerHoldsSecret(base: z.ZodType, walking: Set<z.ZodType>): boolean {
+  if (base instanceof z.ZodObject) {
+    return Object.values(base.shape as Record<string, z.ZodType>).some((field) => walkForSecret(field, walking));
+  }
+  if (base instanceof z.ZodArray) return walkForSecret(base.element as z.ZodType, walking);
+  return false;
 }
 
 /** True when the field at `path` inside `schema` is secret. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isSecretPath } from "./secret";
 import { ErrorIssue, ErrorType, TypedError } from "./errors";
+import { markAsync, parsesSynchronously } from "./sync-parse";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let current = input;
@@ -34,10 +35,32 @@ export function validationError(schema: z.ZodType, error: z.ZodError, input: unk
   });
 }
 
-export async function validateParams(schema: z.ZodType | undefined, input: unknown): Promise<Record<string, unknown>> {
+type Params = Record<string, unknown>;
+
+/**
+ * The params `schema` parses `input` into; throws, or rejects with, the validation error. Returns
+ * them synchronously when no step of the schema can be async, a promise otherwise.
+ */
+export function parseParams(schema: z.ZodType | undefined, input: unknown): Params | Promise<Params> {
   const raw = input ?? {};
-  if (!schema) return raw as Record<string, unknown>;
-  const parsed = await schema.safeParseAsync(raw);
+  if (!schema) return raw as Params;
+  if (parsesSynchronously(schema)) {
+    try {
+      return outcome(schema, schema.safeParse(raw), raw);
+    } catch (thrown) {
+      // Only if the schema walk missed an async step: parse async, as every call of it will from now on.
+      if (!(thrown instanceof z.core.$ZodAsyncError)) throw thrown;
+      markAsync(schema);
+    }
+  }
+  return schema.safeParseAsync(raw).then((parsed) => outcome(schema, parsed, raw));
+}
+
+export async function validateParams(schema: z.ZodType | undefined, input: unknown): Promise<Params> {
+  return parseParams(schema, input);
+}
+
+function outcome(schema: z.ZodType, parsed: z.ZodSafeParseResult<unknown>, raw: unknown): Params {
   if (!parsed.success) throw validationError(schema, parsed.error, raw);
-  return parsed.data as Record<string, unknown>;
+  return parsed.data as Params;
 }

@@ -405,6 +405,29 @@ describe("request log", () => {
   });
 });
 
+describe("request log level", () => {
+  test("below info the line of a successful call is not written, the line of a 500 still is", async () => {
+    const { dispatcher, connection, logs, logger } = pipeline([
+      action({ name: "quiet:ok" }),
+      action({
+        name: "quiet:broken",
+        run: async () => {
+          throw new Error("disk full");
+        },
+      }),
+    ]);
+    logger.level = "warn";
+    await dispatcher.run("quiet:ok", {}, connection);
+    await dispatcher.run("quiet:broken", {}, connection);
+    expect(logs.map((line) => line.action)).toEqual(["quiet:broken"]);
+    expect(logs[0]).toMatchObject({ status: 500, msg: "action failed", err: { message: "disk full" } });
+
+    logger.level = "silent";
+    await dispatcher.run("quiet:broken", {}, connection);
+    expect(logs).toHaveLength(1);
+  });
+});
+
 test("a runAfter that throws after the call already failed is logged, and the first error stands", async () => {
   const { run, logs } = pipeline([
     action({

@@ -37,6 +37,7 @@ export function pipeline(
     dispatcher,
     registry,
     logs: logs.lines,
+    logger: logs.logger,
     connection,
     run: (name: string, params: unknown = {}) => dispatcher.run(name, params, connection),
   };

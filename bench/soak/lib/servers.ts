@@ -1,22 +1,9 @@
 import { ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export const HERALD_CLI = require.resolve("../../../dist/cli-entry.js");
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** `herald start` of the soak app, on a loopback port; keeps its warning and error log lines. */
 export class SoakServer {
