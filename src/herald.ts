@@ -7,7 +7,6 @@ import { TasksInitializer } from "./transports/tasks/tasks-initializer";
 import { TaskWorkersInitializer } from "./transports/tasks/task-workers-initializer";
 import { OpenApiInitializer } from "./openapi/openapi-initializer";
 import { McpInitializer } from "./transports/mcp/mcp-initializer";
-import { serveMcpOverStdio } from "./transports/mcp/stdio";
 import { RUN_MODE } from "./core/constants";
 import { ChannelsInitializer } from "./channels/channels-initializer";
 import { WebSocketInitializer } from "./transports/websocket/websocket-initializer";
@@ -56,6 +55,8 @@ export async function startHerald(options: Omit<ServerOptions, "builtins" | "bui
  */
 export async function serveMcpStdio(options: Omit<ServerOptions, "builtins" | "builtinActions" | "runMode"> = {}): Promise<void> {
   const server = await startHerald({ ...options, runMode: RUN_MODE.mcp });
+  // Required here, not above: the MCP SDK is large and no other command needs it.
+  const { serveMcpOverStdio } = require("./transports/mcp/stdio") as typeof import("./transports/mcp/stdio");
   try {
     await serveMcpOverStdio(server);
   } finally {

@@ -8,10 +8,34 @@ export type JSONSchema = z.core.JSONSchema.JSONSchema;
 type ConversionContext = Parameters<NonNullable<z.core.ToJSONSchemaParams["override"]>>[0];
 
 /**
+ * Schemas already converted (or read from the cache), by the `inputs` they describe: the OpenAPI
+ * document and the MCP catalog describe the same inputs, and converting is a large part of a boot.
+ * Callers copy before they change a schema.
+ */
+const converted = new WeakMap<z.ZodType, JSONSchema>();
+
+/**
  * The JSON Schema of what a client may send for `inputs`: the input side of transforms, coercions
  * and defaults, since that is what arrives on the wire.
  */
 export function inputJsonSchema(inputs: z.ZodType): JSONSchema {
+  let schema = converted.get(inputs);
+  if (!schema) {
+    schema = convertInputs(inputs);
+    converted.set(inputs, schema);
+  }
+  return schema;
+}
+
+/** Schemas read from the OpenAPI cache, keyed by action name, for `inputJsonSchema` to return as they are. */
+export function rememberInputJsonSchemas(source: ActionSource, schemas: Record<string, JSONSchema>): void {
+  for (const action of actionsOf(source)) {
+    const schema = schemas[action.name];
+    if (action.inputs && schema && !converted.has(action.inputs)) converted.set(action.inputs, schema);
+  }
+}
+
+function convertInputs(inputs: z.ZodType): JSONSchema {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(inputs, {
     io: "input",
     unrepresentable: "any",

@@ -2,13 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { injectable } from "tsyringe";
 import { RUN_MODE } from "../core/constants";
+import type { HttpMount } from "../core/http-mount";
 import type { Initializer } from "../core/initializer";
 import { HeraldServer } from "../core/server";
 import { computeActionsHash } from "./actions-hash";
 import { readApiPrefix } from "./api-prefix";
 import { buildOpenApiDocument } from "./document";
 import { openApiDocumentMount } from "./document-mount";
-import { generateOpenApiSchemas } from "./json-schema";
+import { generateOpenApiSchemas, rememberInputJsonSchemas } from "./json-schema";
 import { referencePageMount } from "./reference-page";
 import { loadCachedSchemas, openApiCachePath } from "./schema-cache";
 
@@ -32,16 +33,27 @@ export class OpenApiInitializer implements Initializer {
     const cachePath = openApiCachePath(server.app.root);
     // The whole registry, as `herald build` hashes it, so that the cache it writes matches.
     const cached = await loadCachedSchemas(cachePath, computeActionsHash(server.registry));
+    if (cached) rememberInputJsonSchemas(server.registry, cached);
+    // Generated now when there is no cache, so that an inconvertible schema fails the boot.
     const schemas = cached ?? generateOpenApiSchemas(server.registry);
-    const document = buildOpenApiDocument(server.registry, {
-      prefix,
-      title: server.config.name,
-      version: appVersion(server.app.root),
-      schemas,
-    });
     const documentPath = `${prefix}/openapi.json`;
+    let documentMount: HttpMount | undefined;
+    // The document itself is built by its first request: most boots never serve it.
+    const buildDocumentMount = (): HttpMount => {
+      const document = buildOpenApiDocument(server.registry, {
+        prefix,
+        title: server.config.name,
+        version: appVersion(server.app.root),
+        schemas,
+      });
+      server.logger.debug({ paths: Object.keys(document.paths ?? {}).length }, "OpenAPI document built");
+      return openApiDocumentMount(documentPath, document, server.config.production);
+    };
     server.httpMounts.push(
-      openApiDocumentMount(documentPath, document, server.config.production),
+      {
+        path: documentPath,
+        handler: (request, response) => (documentMount ??= buildDocumentMount()).handler(request, response),
+      },
       referencePageMount({
         path: `${prefix}/docs`,
         documentUrl: documentPath,
@@ -49,10 +61,7 @@ export class OpenApiInitializer implements Initializer {
         production: server.config.production,
       }),
     );
-    server.logger.debug(
-      { paths: Object.keys(document.paths ?? {}).length, schemas: cached ? `cache ${cachePath}` : "generated" },
-      "OpenAPI document ready",
-    );
+    server.logger.debug({ schemas: cached ? `cache ${cachePath}` : "generated" }, "OpenAPI schemas ready");
   }
 }
 

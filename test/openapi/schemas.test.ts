@@ -17,6 +17,7 @@ import {
   TypedError,
   writeSchemasCache,
 } from "herald";
+import { inputJsonSchema, rememberInputJsonSchemas, type JSONSchema } from "../../src/openapi/json-schema";
 import { fixtureActions } from "./support/fixture-actions";
 
 function signUp(overrides: Partial<ActionDefinition> = {}): ActionDefinition {
@@ -86,6 +87,20 @@ describe("generateOpenApiSchemas", () => {
     }
     expect(thrown).toBeInstanceOf(TypedError);
     expect(thrown).toMatchObject({ type: ErrorType.SERVER_INITIALIZATION, message: expect.stringContaining('"user:create"') });
+  });
+});
+
+describe("inputJsonSchema", () => {
+  test("converts one inputs schema once, so the OpenAPI document and the MCP catalog share it", () => {
+    const inputs = z.object({ id: z.coerce.number().int() });
+    expect(inputJsonSchema(inputs)).toBe(inputJsonSchema(inputs));
+  });
+
+  test("answers with the schema read from the OpenAPI cache for that action's inputs", () => {
+    const action = signUp();
+    const cached: Record<string, JSONSchema> = { "user:create": { type: "object", description: "from the cache" } };
+    rememberInputJsonSchemas([action], cached);
+    expect(inputJsonSchema(action.inputs!)).toBe(cached["user:create"]);
   });
 });
 

@@ -2,7 +2,8 @@ import { findAppDir, loadAppConfig, ResolvedAppConfig } from "../../core/app-con
 import { RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { HeraldServer } from "../../core/server";
-import { registerTypeScript } from "./typescript-hook";
+import type { CompileCache } from "./compile-cache";
+import { registerRecordingTypeScript, registerTypeScript } from "./typescript-hook";
 
 /**
  * Loading the app is what makes a command slow (the TypeScript hook, the transports, the app's
@@ -22,6 +23,14 @@ export function findCliAppConfig(appDir: string | undefined = findAppDir()): Res
   if (!appDir) return undefined;
   registerTypeScript(appDir);
   return loadAppConfig(appDir);
+}
+
+/**
+ * For `herald build`: from now on SWC compiles every module of the app afresh and the result
+ * records them; undefined when this process already loads TypeScript another way.
+ */
+export function recordCompiledModules(appDir: string): CompileCache | undefined {
+  return registerRecordingTypeScript(appDir);
 }
 
 /** The app's classes loaded in CLI run mode, nothing initialized: enough to list or run actions. */

@@ -6,7 +6,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import { guardUnhandledRejections } from "../../core/process-guards";
 import type { CommandOutput } from "./action-command";
 import { describeActions } from "./actions-command";
-import { loadCliServer, noAppError, serveCliMcp, startCliServer } from "./cli-app";
+import { loadCliServer, noAppError, recordCompiledModules, serveCliMcp, startCliServer } from "./cli-app";
 import { registerGenerateCommand, registerNewCommand } from "./scaffold-commands";
 import { installSignalHandlers } from "./signals";
 import { registerTasksCommand } from "./tasks-command";
@@ -92,12 +92,17 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
         output.exit(ExitCode.success);
       },
     )
-    .command("build", "Write the OpenAPI schema cache, so the server boots without generating it", {}, async () => {
+    .command("build", "Write the compile and OpenAPI schema caches, so the server boots without compiling or generating", {}, async () => {
+      const recorded = appDir ? recordCompiledModules(appDir) : undefined;
       const server = await loadCliServer({ ...appOption, quiet });
       // Deferred like the app itself: the OpenAPI helpers load zod's JSON Schema converter.
-      const { writeOpenApiCache } = require("./build-command") as typeof import("./build-command");
+      const { writeCompileCache, writeOpenApiCache } = require("./build-command") as typeof import("./build-command");
       const report = await writeOpenApiCache(server);
       output.write(`wrote ${report.cache}: ${report.schemas} input schema(s), actions hash ${report.hash.slice(0, 12)}\n`);
+      if (recorded) {
+        const compiled = writeCompileCache(recorded);
+        output.write(`wrote ${compiled.cache}: ${compiled.modules} compiled module(s)\n`);
+      }
       output.exit(ExitCode.success);
     });
   program.command("mcp", "Serve the app over MCP on stdin/stdout, for desktop MCP clients", {}, async () => {

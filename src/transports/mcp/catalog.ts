@@ -84,13 +84,14 @@ export class McpCatalog {
     }
     for (const registered of actions) {
       const mcp = registered.action.mcp;
+      if (!mcp?.resource && !mcp?.prompt) continue;
       const fields = inputFields(registered);
-      if (mcp?.resource) {
+      if (mcp.resource) {
         const mimeType = (typeof mcp.resource === "object" && mcp.resource.mimeType) || "application/json";
         const required = fields.filter((field) => field.required).map((field) => field.name);
         this.resources.push({ registered, mimeType, ...resourceAddress(registered, required) });
       }
-      if (mcp?.prompt) {
+      if (mcp.prompt) {
         const name = toolNameOf(registered.name);
         this.prompts.set(name, { registered, name, arguments: fields });
       }

@@ -3,9 +3,8 @@ import { RUN_MODE } from "../../core/constants";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { McpCatalog } from "./catalog";
-import { buildMcpServer, connectionFor } from "./mcp-server";
-import { readMcpSettings } from "./settings";
-import { StreamableHttpEndpoint } from "./streamable-http";
+import { readMcpSettings, type McpSettings } from "./settings";
+import type { StreamableHttpEndpoint } from "./streamable-http";
 
 /** Serves the app's actions over MCP's Streamable HTTP transport on the web server. */
 @injectable()
@@ -18,8 +17,21 @@ export class McpInitializer implements Initializer {
 
   async initialize(): Promise<void> {
     const settings = readMcpSettings(this.herald.config);
+    // Built now, so that a tool name clash fails the boot rather than the first MCP call.
     const catalog = new McpCatalog(this.herald.registry.list());
-    const endpoint = new StreamableHttpEndpoint(
+    this.herald.httpMounts.push({
+      path: settings.path,
+      parseJson: true,
+      handler: (request, response) => this.endpointFor(catalog, settings).handle(request, response),
+    });
+  }
+
+  /** The SDK is large: it is loaded by the first MCP request, not by every boot. */
+  private endpointFor(catalog: McpCatalog, settings: McpSettings): StreamableHttpEndpoint {
+    if (this.endpoint) return this.endpoint;
+    const { buildMcpServer, connectionFor } = require("./mcp-server") as typeof import("./mcp-server");
+    const { StreamableHttpEndpoint } = require("./streamable-http") as typeof import("./streamable-http");
+    this.endpoint = new StreamableHttpEndpoint(
       () => buildMcpServer(this.herald, catalog),
       async (call, request) => {
         const entry = catalog.tools.get(call.params.name);
@@ -31,8 +43,7 @@ export class McpInitializer implements Initializer {
       () => this.herald.config.host,
       this.herald.logger,
     );
-    this.endpoint = endpoint;
-    this.herald.httpMounts.push({ path: settings.path, parseJson: true, handler: (request, response) => endpoint.handle(request, response) });
+    return this.endpoint;
   }
 
   async stop(): Promise<void> {

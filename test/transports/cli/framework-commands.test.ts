@@ -66,7 +66,9 @@ describe("herald build", () => {
   test("writes the OpenAPI schema cache that a server with the same actions accepts", async () => {
     const run = await herald(["build", "-q"], { cwd: appDir });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^wrote \.herald\/openapi-cache\.json: \d+ input schema\(s\), actions hash [0-9a-f]{12}\n$/);
+    expect(run.stdout).toMatch(
+      /^wrote \.herald\/openapi-cache\.json: \d+ input schema\(s\), actions hash [0-9a-f]{12}\nwrote \.herald\/compile-cache\.json: \d+ compiled module\(s\)\n$/,
+    );
 
     const server = await createHerald({ appDir, logLevel: "silent" }).load();
     const cached = await loadCachedSchemas(openApiCachePath(appDir), computeActionsHash(server.registry));
