@@ -3,7 +3,7 @@ import type { Connection } from "./connection";
 import { toTypedError } from "./error-body";
 import { ErrorType, isTypedError, TypedError } from "./errors";
 import { isLevelOn, type Logger } from "./logger";
-import type { ActionMiddleware } from "./middleware";
+import type { ActionMiddleware, ActionMiddlewareResponse } from "./middleware";
 import type { ActionRegistry, RegisteredAction } from "./registry";
 import { redactSecrets } from "./secret";
 import { assertParamsDepth } from "./params-depth";
@@ -62,6 +62,16 @@ interface CallOutcome {
   error: TypedError | undefined;
 }
 
+/**
+ * What a middleware step returns. Typed as a promise, but a plain function may return its outcome
+ * (or nothing) synchronously, and awaiting that would cost a turn of the microtask queue for nothing.
+ */
+type MiddlewareOutcome = ActionMiddlewareResponse | void | PromiseLike<ActionMiddlewareResponse | void>;
+
+function isPromiseLike(value: MiddlewareOutcome): value is PromiseLike<ActionMiddlewareResponse | void> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
+}
+
 /** The action's run as a promise, a synchronous throw included. */
 function invoke(action: ActionDefinition, params: ParamsRecord, connection: Connection, signal: AbortSignal): Promise<unknown> {
   try {
@@ -71,10 +81,21 @@ function invoke(action: ActionDefinition, params: ParamsRecord, connection: Conn
   }
 }
 
+/** What the dispatcher derives from a registered action once, rather than on every call. */
+interface ActionPlan {
+  /** Global middleware, then the action's own. */
+  chain: readonly ActionMiddleware[];
+  /**
+   * The request log's logger per connection type, with `action` and `connection` bound: pino
+   * serializes a child's bindings once, instead of both fields on every line.
+   */
+  requestLoggers: Map<string, Logger>;
+}
+
 /** The one pipeline every transport calls: validate → runBefore → run → runAfter. */
 export class Dispatcher {
   private readonly globalMiddleware: readonly ActionMiddleware[];
-  private readonly chains = new WeakMap<RegisteredAction, readonly ActionMiddleware[]>();
+  private readonly plans = new WeakMap<RegisteredAction, ActionPlan>();
 
   constructor(
     private readonly registry: ActionRegistry,
@@ -127,14 +148,15 @@ export class Dispatcher {
     connection: Connection,
     dispatchOptions: DispatchOptions,
   ): Promise<void> {
-    const chain = this.chainOf(registered);
+    const { chain } = this.planOf(registered);
     let entered = 0;
 
     while (entered < chain.length) {
       const middleware = chain[entered++]!;
       if (!middleware.runBefore) continue;
       try {
-        const outcome = await middleware.runBefore(call.params, connection);
+        const pending: MiddlewareOutcome = middleware.runBefore(call.params, connection);
+        const outcome = isPromiseLike(pending) ? await pending : pending;
         if (outcome?.updatedParams !== undefined) call.params = outcome.updatedParams as ParamsRecord;
       } catch (thrown) {
         call.error = this.normalize(thrown);
@@ -154,7 +176,11 @@ export class Dispatcher {
       const middleware = chain[--entered]!;
       if (!middleware.runAfter) continue;
       try {
-        const outcome = await middleware.runAfter(call.params, connection, call.error, { actionName: registered.name, response: call.response });
+        const pending: MiddlewareOutcome = middleware.runAfter(call.params, connection, call.error, {
+          actionName: registered.name,
+          response: call.response,
+        });
+        const outcome = isPromiseLike(pending) ? await pending : pending;
         if (!call.error && outcome && "updatedResponse" in outcome) call.response = outcome.updatedResponse;
       } catch (thrown) {
         if (call.error) {
@@ -165,14 +191,27 @@ export class Dispatcher {
     }
   }
 
-  /** Global middleware then the action's own, built once per action rather than on every call. */
-  private chainOf(registered: RegisteredAction): readonly ActionMiddleware[] {
-    let chain = this.chains.get(registered);
-    if (!chain) {
-      chain = [...this.globalMiddleware, ...registered.middleware];
-      this.chains.set(registered, chain);
+  private planOf(registered: RegisteredAction): ActionPlan {
+    let plan = this.plans.get(registered);
+    if (!plan) {
+      plan = { chain: [...this.globalMiddleware, ...registered.middleware], requestLoggers: new Map() };
+      this.plans.set(registered, plan);
     }
-    return chain;
+    return plan;
+  }
+
+  /** The logger for `registered`'s request log lines from `connectionType`, at the process logger's level. */
+  private requestLoggerOf(registered: RegisteredAction, connectionType: string): Logger {
+    const { logger } = this.options;
+    const { requestLoggers } = this.planOf(registered);
+    let requestLogger = requestLoggers.get(connectionType);
+    if (!requestLogger) {
+      requestLogger = logger.child({ action: registered.name, connection: connectionType });
+      requestLoggers.set(connectionType, requestLogger);
+    }
+    // pino's children follow their parent's level, but a Logger of the app's own may keep the one it was made with.
+    if (requestLogger.level !== logger.level) requestLogger.level = logger.level;
+    return requestLogger;
   }
 
   private runWithTimeout(
@@ -230,21 +269,21 @@ export class Dispatcher {
     result: ActionResult,
   ): void {
     const { logger } = this.options;
-    if (!isLevelOn(logger, result.status >= 500 ? "error" : "info")) return;
-    const entry: Record<string, unknown> = {
-      action: result.actionName,
-      connection: connection.type,
-      connectionId: connection.id,
-      durationMs: Math.round(result.durationMs * 1000) / 1000,
-      status: result.status,
-      params: redactSecrets(registered?.action.inputs, rawParams),
-    };
+    const failed = result.status >= 500;
+    if (!isLevelOn(logger, failed ? "error" : "info")) return;
+    // An unknown action's name comes from the caller: a child logger per name would grow without bound.
+    const entry: Record<string, unknown> = registered ? {} : { action: result.actionName, connection: connection.type };
+    entry.connectionId = connection.id;
+    entry.durationMs = Math.round(result.durationMs * 1000) / 1000;
+    entry.status = result.status;
+    entry.params = redactSecrets(registered?.action.inputs, rawParams);
     if (connection.requestId) entry.requestId = connection.requestId;
     if (result.error) {
       entry.error = { type: result.error.type, message: result.error.message };
-      if (result.status >= 500) entry.err = result.error.cause ?? result.error;
+      if (failed) entry.err = result.error.cause ?? result.error;
     }
-    if (result.status >= 500) logger.error(entry, "action failed");
-    else logger.info(entry, "action");
+    const lineLogger = registered ? this.requestLoggerOf(registered, connection.type) : logger;
+    if (failed) lineLogger.error(entry, "action failed");
+    else lineLogger.info(entry, "action");
   }
 }

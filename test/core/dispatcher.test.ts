@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ErrorType, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
 import { pipeline } from "../support/pipeline";
 
 function action(overrides: Partial<ActionDefinition> & Pick<ActionDefinition, "name">): ActionDefinition {
@@ -108,6 +108,45 @@ describe("middleware chain", () => {
       "own1:after",
       "global:after",
     ]);
+  });
+
+  test("a middleware that answers synchronously, without a promise, still updates params and response", async () => {
+    const events: string[] = [];
+    const synchronous = {
+      runBefore: (params: Record<string, unknown>) => {
+        events.push("before");
+        return { updatedParams: { ...params, added: true } };
+      },
+      runAfter: () => {
+        events.push("after");
+        return { updatedResponse: "replaced" };
+      },
+    } as unknown as ActionMiddleware;
+    const nothing = { runBefore: () => undefined, runAfter: () => undefined } as unknown as ActionMiddleware;
+    const { run } = pipeline([
+      action({
+        name: "chain:sync",
+        middleware: [synchronous, nothing],
+        run: async (params: unknown) => {
+          events.push(`run ${JSON.stringify(params)}`);
+          return "original";
+        },
+      }),
+    ]);
+    const result = await run("chain:sync", { n: 1 });
+    expect(result.response).toBe("replaced");
+    expect(events).toEqual(["before", 'run {"n":1,"added":true}', "after"]);
+  });
+
+  test("a middleware that throws synchronously stops the call like a rejection", async () => {
+    const throwing = {
+      runBefore: () => {
+        throw new TypedError({ message: "refused", type: ErrorType.CONNECTION_FORBIDDEN });
+      },
+    } as unknown as ActionMiddleware;
+    const { run } = pipeline([action({ name: "chain:sync-throw", middleware: [throwing] })]);
+    const result = await run("chain:sync-throw");
+    expect(result).toMatchObject({ status: 403, error: { message: "refused" } });
   });
 
   test("validation failure runs no middleware and no run", async () => {
@@ -405,6 +444,29 @@ describe("request log", () => {
   });
 });
 
+describe("request log fields", () => {
+  test("the line of a known action and of an unknown one carry the same fields", async () => {
+    const { dispatcher, logs } = pipeline([action({ name: "fields:known" })]);
+    const connection = new Connection({ type: CONNECTION_TYPE.web, requestId: "fields-1" });
+    await dispatcher.run("fields:known", { a: 1 }, connection);
+    await dispatcher.run("fields:unknown", { b: 2 }, connection);
+    expect(logs.map((line) => Object.keys(line).filter((key) => !["level", "time", "pid", "hostname"].includes(key)))).toEqual([
+      ["action", "connection", "connectionId", "durationMs", "status", "params", "requestId", "msg"],
+      ["action", "connection", "connectionId", "durationMs", "status", "params", "requestId", "error", "msg"],
+    ]);
+    expect(logs[0]).toMatchObject({ action: "fields:known", connection: "web", connectionId: connection.id, status: 200, params: { a: 1 } });
+    expect(logs[1]).toMatchObject({ action: "fields:unknown", connection: "web", status: 404, params: { b: 2 } });
+  });
+
+  test("each connection type's lines name their own type", async () => {
+    const { dispatcher, logs } = pipeline([action({ name: "fields:types" })]);
+    await dispatcher.run("fields:types", {}, new Connection({ type: CONNECTION_TYPE.web }));
+    await dispatcher.run("fields:types", {}, new Connection({ type: CONNECTION_TYPE.websocket }));
+    await dispatcher.run("fields:types", {}, new Connection({ type: CONNECTION_TYPE.web }));
+    expect(logs.map((line) => line.connection)).toEqual(["web", "websocket", "web"]);
+  });
+});
+
 describe("request log level", () => {
   test("below info the line of a successful call is not written, the line of a 500 still is", async () => {
     const { dispatcher, connection, logs, logger } = pipeline([
@@ -425,6 +487,28 @@ describe("request log level", () => {
     logger.level = "silent";
     await dispatcher.run("quiet:broken", {}, connection);
     expect(logs).toHaveLength(1);
+  });
+
+  test("a level changed after an action's first line applies to its later lines, both ways", async () => {
+    const { dispatcher, connection, logs, logger } = pipeline([
+      action({
+        name: "quiet:sometimes",
+        run: async (params: unknown) => {
+          if ((params as { fail?: boolean }).fail) throw new Error("disk full");
+          return "ok";
+        },
+      }),
+    ]);
+    logger.level = "warn";
+    await dispatcher.run("quiet:sometimes", { call: 1, fail: true }, connection);
+    await dispatcher.run("quiet:sometimes", { call: 2 }, connection);
+    logger.level = "info";
+    await dispatcher.run("quiet:sometimes", { call: 3 }, connection);
+    logger.level = "fatal";
+    await dispatcher.run("quiet:sometimes", { call: 4, fail: true }, connection);
+    logger.level = "error";
+    await dispatcher.run("quiet:sometimes", { call: 5, fail: true }, connection);
+    expect(logs.filter((line) => line.action).map((line) => line.params.call)).toEqual([1, 3, 5]);
   });
 });
 
