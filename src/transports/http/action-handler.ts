@@ -6,6 +6,7 @@ import { SessionManager } from "../../sessions/session-manager";
 import type { ActionCall } from "./action-router";
 import type { BodyReader } from "./body";
 import { mergeParams } from "./params";
+import type { RequestOrigin } from "./request-origin";
 import type { RequestTracker } from "./request-tracker";
 import { writeResult } from "./response-writer";
 
@@ -13,22 +14,33 @@ export interface ActionHandlerContext {
   server: HeraldServer;
   readBody: BodyReader;
   tracker: RequestTracker;
+  origin: RequestOrigin;
 }
 
-/** Parses one HTTP request into a call of the action, runs it through the dispatcher, writes the result. */
+function hasAny(headers: Record<string, string>): boolean {
+  for (const _ in headers) return true;
+  return false;
+}
+
+/**
+ * Parses one HTTP request into a call of the action, runs it through the dispatcher, writes the
+ * result. Only the dispatcher is always awaited: a request without a body or session cookie, and
+ * a small JSON answer, are handled at once.
+ */
 export function actionHandler(entry: RegisteredAction, context: ActionHandlerContext): ActionCall {
-  const { server, readBody, tracker } = context;
+  const { server, readBody, tracker, origin } = context;
   const sessions = server.container.resolve(SessionManager);
   const { production } = server.config;
   const logger = server.logger;
   return async (req, res, routeParams) => {
-    const body = await readBody(req, res);
+    const read = readBody(req, res);
+    const body = read instanceof Promise ? await read : read;
     const params = mergeParams(routeParams, req.query, body.fields, body.files);
     const found = sessions.fromCookieHeader(req.headers.cookie);
     const session = found instanceof Promise ? await found : found;
     const connection = new Connection({
       type: CONNECTION_TYPE.web,
-      ...(req.ip ? { remoteAddress: req.ip } : {}),
+      remoteAddress: origin.address(req) || undefined,
       requestId: res.locals.requestId as string,
       session,
       headers: flattenHeaders(req.headers),
@@ -37,12 +49,13 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
     const result = await server.dispatcher.run(entry.name, params, connection, { controller });
     const cookie = sessions.cookieChange(session);
     if (cookie.kind !== "none" && !res.headersSent) res.append("Set-Cookie", cookie.header);
-    if (!res.headersSent && !(result.response instanceof Response)) res.set(connection.responseHeaders);
-    await writeResult(res, result, {
+    if (hasAny(connection.responseHeaders) && !res.headersSent && !(result.response instanceof Response)) res.set(connection.responseHeaders);
+    const writing = writeResult(res, result, {
       signal: controller.signal,
       production,
       logger,
       onStream: () => tracker.streaming(res),
     });
+    if (writing) await writing;
   };
 }

@@ -141,20 +141,23 @@ export function actionRouter(
   return (req, res, next) => {
     const path = beneathPrefix(req.path, lowerPrefix);
     if (path === undefined) return next();
-    const method = req.method;
     const allowed = new Set<string>();
-    const tryRoutes = (routes: readonly Route[]) => {
-      for (const route of routes) {
-        const params = route.matches(path);
-        if (!params) continue;
-        const call = route.byMethod.get(method) ?? (method === "HEAD" ? route.byMethod.get("GET") : undefined);
-        if (call) return call(req, res, params);
-        for (const name of route.allowed) allowed.add(name);
-      }
-      return undefined;
-    };
-    const served = tryRoutes(fixed.get(requestPathKey(path)) ?? []) ?? tryRoutes(others);
+    const served = tryRoutes(fixed.get(requestPathKey(path)), path, req, res, allowed) ?? tryRoutes(others, path, req, res, allowed);
     if (served) return served;
     notServed(req, path, allowed, res);
   };
+}
+
+/** Runs the first route that matches the path and serves the method; adds what the others allow to `allowed`. */
+function tryRoutes(routes: readonly Route[] | undefined, path: string, req: Request, res: Response, allowed: Set<string>): Promise<void> | undefined {
+  if (!routes) return undefined;
+  const method = req.method;
+  for (const route of routes) {
+    const params = route.matches(path);
+    if (!params) continue;
+    const call = route.byMethod.get(method) ?? (method === "HEAD" ? route.byMethod.get("GET") : undefined);
+    if (call) return call(req, res, params);
+    for (const name of route.allowed) allowed.add(name);
+  }
+  return undefined;
 }

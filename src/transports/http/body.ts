@@ -7,7 +7,8 @@ export interface RequestBody {
   files: Record<string, File | File[]>;
 }
 
-export type BodyReader = (req: Request, res: Response) => Promise<RequestBody>;
+/** A request without a body is answered at once, not as a promise: most requests carry none. */
+export type BodyReader = (req: Request, res: Response) => RequestBody | Promise<RequestBody>;
 
 function run(parser: RequestHandler, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
@@ -64,8 +65,7 @@ export function bodyReader(bodyLimit: number, maxFiles: number): BodyReader {
     express.urlencoded({ limit: bodyLimit, extended: false }),
     multipartParser(bodyLimit, maxFiles),
   ];
-  return async (req, res) => {
-    if (!hasBody(req)) return NO_BODY;
+  const read = async (req: Request, res: Response): Promise<RequestBody> => {
     try {
       for (const parser of parsers) await run(parser, req, res);
     } catch (error) {
@@ -81,4 +81,5 @@ export function bodyReader(bodyLimit: number, maxFiles: number): BodyReader {
     }
     return { fields, files: filesByField(req.files as Express.Multer.File[] | undefined) };
   };
+  return (req, res) => (hasBody(req) ? read(req, res) : NO_BODY);
 }

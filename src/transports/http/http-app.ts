@@ -7,9 +7,11 @@ import { actionRouter } from "./action-router";
 import { bodyReader } from "./body";
 import { corsFor } from "./cors";
 import { errorHandler, notFound } from "./error-handler";
+import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
 import { serveMounts } from "./mounts";
 import { assignRequestId } from "./request-id";
+import { RequestOrigin, requestOrigin } from "./request-origin";
 import type { RequestTracker } from "./request-tracker";
 import { securityHeaders } from "./security-headers";
 import type { HttpSettings } from "./settings";
@@ -29,8 +31,8 @@ function trustProxy(app: Express, value: HttpSettings["trustProxy"]): void {
 }
 
 /** What every request gets first, as one middleware: tracking for shutdown, its id, the security headers. */
-function everyRequest(tracker: RequestTracker): RequestHandler {
-  const setSecurityHeaders = securityHeaders();
+function everyRequest(tracker: RequestTracker, origin: RequestOrigin): RequestHandler {
+  const setSecurityHeaders = securityHeaders(origin);
   return (req, res, next) => {
     tracker.begin(res);
     assignRequestId(req, res);
@@ -50,12 +52,17 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
   app.disable("x-powered-by");
   trustProxy(app, settings.trustProxy);
   app.set("query parser", "simple");
-  app.use(everyRequest(tracker));
-  // Without configured origins CORS adds nothing to any response.
-  if (settings.corsOrigins.length > 0) app.use(corsFor(settings.corsOrigins));
-  app.use(serveMounts(server.httpMounts, settings.bodyLimit));
+  const origin = requestOrigin(settings.trustProxy);
   const readBody = bodyReader(settings.bodyLimit, settings.maxFiles);
-  app.use(actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, readBody, tracker })));
+  app.use(
+    handlerSequence([
+      everyRequest(tracker, origin),
+      // Without configured origins CORS adds nothing to any response.
+      ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
+      serveMounts(server.httpMounts, settings.bodyLimit),
+      actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, readBody, tracker, origin })),
+    ]),
+  );
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge));
   app.use(notFound);
   app.use(errorHandler({ production: server.config.production, bodyLimit: settings.bodyLimit, logger: server.logger }));

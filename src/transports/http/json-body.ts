@@ -33,17 +33,21 @@ function negotiate(res: ExpressResponse): ContentEncoding | undefined {
  * Ends the response with a JSON text: `Content-Type: application/json; charset=utf-8`, its
  * length, and no ETag (see docs/http.md). A body of at least 1 KiB is gzip- or
  * brotli-compressed, off the event loop, when the client accepts it; such a body carries
- * `Vary: Accept-Encoding` whether compressed or not, smaller ones never vary.
+ * `Vary: Accept-Encoding` whether compressed or not, smaller ones never vary. A small body is
+ * sent at once and nothing is returned; a compressible one returns the promise of its sending.
  */
-export async function sendJsonText(res: ExpressResponse, status: number, text: string): Promise<void> {
+export function sendJsonText(res: ExpressResponse, status: number, text: string): Promise<void> | undefined {
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   const length = Buffer.byteLength(text);
+  if (length >= COMPRESSION_THRESHOLD) return sendCompressible(res, text);
+  res.setHeader("Content-Length", length);
+  res.end(res.req.method === "HEAD" ? undefined : text);
+  return undefined;
+}
+
+async function sendCompressible(res: ExpressResponse, text: string): Promise<void> {
   const head = res.req.method === "HEAD";
-  if (length < COMPRESSION_THRESHOLD) {
-    res.setHeader("Content-Length", length);
-    return void res.end(head ? undefined : text);
-  }
   res.vary("Accept-Encoding");
   const encoding = negotiate(res);
   const body = Buffer.from(text);

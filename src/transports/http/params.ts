@@ -32,9 +32,18 @@ export function mergeParams(...sources: readonly unknown[]): Record<string, unkn
   const merged: Record<string, unknown> = {};
   for (const source of sources) {
     if (!isPlainRecord(source)) continue;
-    // Before the recursive copy below, which a body nested thousands deep would overflow.
-    assertParamsDepth(source);
-    Object.assign(merged, withoutPrototypeKeys(source));
+    // Flat values (a query, path params, most bodies) are copied as they are, without a walk.
+    for (const key of Object.keys(source)) {
+      if (PROTOTYPE_KEYS.has(key)) continue;
+      const value = source[key];
+      if (value === null || typeof value !== "object") {
+        merged[key] = value;
+        continue;
+      }
+      // Before the recursive copy, which a body nested thousands deep would overflow; wrapped, as it sits one level down.
+      assertParamsDepth([value]);
+      merged[key] = withoutPrototypeKeys(value);
+    }
   }
   return merged;
 }

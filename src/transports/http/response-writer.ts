@@ -9,11 +9,11 @@ import type { Logger } from "../../core/logger";
 import { sendJsonText } from "./json-body";
 import { isAsyncIterable, sendEventStream } from "./server-sent-events";
 
-export function sendError(res: ExpressResponse, error: TypedError, production: boolean): Promise<void> {
+export function sendError(res: ExpressResponse, error: TypedError, production: boolean): Promise<void> | undefined {
   return sendJsonText(res, error.status, JSON.stringify(errorBody(error, production)));
 }
 
-export function sendJson(res: ExpressResponse, value: unknown): Promise<void> {
+export function sendJson(res: ExpressResponse, value: unknown): Promise<void> | undefined {
   let text: string;
   try {
     text = JSON.stringify(value ?? null);
@@ -55,10 +55,16 @@ export interface WriteContext {
   onStream(): void;
 }
 
-/** Writes what the dispatcher returned onto the HTTP response. */
-export async function writeResult(res: ExpressResponse, result: ActionResult, context: WriteContext): Promise<void> {
+/**
+ * Writes what the dispatcher returned onto the HTTP response; returns a promise only when the
+ * writing goes on after the call (compression, streams), so a small JSON answer costs no await.
+ */
+export function writeResult(res: ExpressResponse, result: ActionResult, context: WriteContext): Promise<void> | undefined {
   const value = result.response;
-  if (res.destroyed || res.writableEnded) return discard(value);
+  if (res.destroyed || res.writableEnded) {
+    discard(value);
+    return undefined;
+  }
   if (result.error) return sendError(res, result.error, context.production);
   if (value instanceof Response) return sendWebResponse(res, value, context.logger);
   if (isAsyncIterable(value)) {

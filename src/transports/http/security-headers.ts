@@ -1,5 +1,6 @@
 import type { Request, Response } from "express";
 import helmet from "helmet";
+import type { RequestOrigin } from "./request-origin";
 
 type HeaderChange = readonly [name: string, value: string | undefined];
 
@@ -30,7 +31,7 @@ function apply(res: Response, changes: readonly HeaderChange[]): void {
  * once, at startup, and each response gets what it set then: its headers never depend on the
  * request, and its eleven middlewares per request cost more than the rest of the routing.
  */
-export function securityHeaders(): (req: Request, res: Response) => void {
+export function securityHeaders(origin: RequestOrigin): (req: Request, res: Response) => void {
   const common = recordHeaders(
     helmet({
       contentSecurityPolicy: false,
@@ -42,6 +43,6 @@ export function securityHeaders(): (req: Request, res: Response) => void {
   const hsts = recordHeaders(helmet.strictTransportSecurity() as ReturnType<typeof helmet>);
   return (req, res) => {
     apply(res, common);
-    if (req.secure) apply(res, hsts);
+    if (origin.secure(req)) apply(res, hsts);
   };
 }

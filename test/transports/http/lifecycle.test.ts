@@ -177,6 +177,14 @@ describe("HTTPS", () => {
     const plain = await fetch(`${server.url}/api/small`);
     expect(plain.headers.get("strict-transport-security")).toBeNull();
   });
+
+  test("HTTP_TRUST_PROXY=0 trusts no hop: forwarded headers change neither HSTS nor the address", async () => {
+    const server = await boot({ env: { HTTP_TRUST_PROXY: "0" } });
+    const forwarded = { "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9" };
+    const response = await fetch(`${server.url}/api/connection`, { headers: forwarded });
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+    expect((await response.json()).remoteAddress).toBe("127.0.0.1");
+  });
 });
 
 describe("logging", () => {

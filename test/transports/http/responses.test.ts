@@ -184,4 +184,9 @@ describe("security headers", () => {
     const response = await fetch(api("/small"), { headers: { "X-Forwarded-Proto": "https" } });
     expect(response.headers.get("strict-transport-security")).toBeNull();
   });
+
+  test("X-Forwarded-For is not trusted unless HTTP_TRUST_PROXY says so: the connection has the TCP peer's address", async () => {
+    const response = await fetch(api("/connection"), { headers: { "X-Forwarded-For": "203.0.113.9, 198.51.100.7" } });
+    expect((await response.json()).remoteAddress).toBe("127.0.0.1");
+  });
 });
