@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { CONNECTION_TYPE } from "./constants";
+import { uniqueId } from "./unique-id";
 
 /** Session state bound to a connection; the HTTP and WebSocket transports provide it. */
 export interface ConnectionSession {
@@ -25,6 +25,8 @@ export interface ConnectionInit {
   session?: ConnectionSession;
   /** Request headers as the transport received them (HTTP request, WebSocket upgrade, MCP over HTTP), lower-cased. */
   headers?: Readonly<Record<string, string | undefined>>;
+  /** Node's request headers, flattened into `headers` only if something reads them. */
+  incomingHeaders?: IncomingHttpHeaders;
   progressReporter?: ProgressReporter;
 }
 
@@ -36,7 +38,8 @@ export class Connection {
   readonly requestId?: string;
   readonly createdAt = Date.now();
   session?: ConnectionSession;
-  readonly headers: Readonly<Record<string, string | undefined>>;
+  #headers: Readonly<Record<string, string | undefined>> | undefined;
+  readonly #incomingHeaders: IncomingHttpHeaders | undefined;
   /** Set per call by transports that can carry progress; see reportProgress. */
   progressReporter: ProgressReporter | undefined;
   /** Per-connection state for middleware and actions, such as the authenticated user. */
@@ -49,13 +52,19 @@ export class Connection {
   readonly responseHeaders: Record<string, string> = Object.create(null);
 
   constructor(init: ConnectionInit) {
-    this.id = init.id ?? randomUUID();
+    this.id = init.id ?? uniqueId();
     this.type = init.type;
     if (init.remoteAddress !== undefined) this.remoteAddress = init.remoteAddress;
     if (init.requestId !== undefined) this.requestId = init.requestId;
     if (init.session !== undefined) this.session = init.session;
-    this.headers = init.headers ?? {};
+    this.#headers = init.headers;
+    this.#incomingHeaders = init.incomingHeaders;
     this.progressReporter = init.progressReporter;
+  }
+
+  /** The request headers, one string per lower-case name; empty where the transport has none. */
+  get headers(): Readonly<Record<string, string | undefined>> {
+    return (this.#headers ??= this.#incomingHeaders ? flattenHeaders(this.#incomingHeaders) : {});
   }
 
   /** Reports progress of a long action to a caller that asked for it; a no-op elsewhere. */

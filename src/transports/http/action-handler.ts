@@ -1,4 +1,4 @@
-import { Connection, flattenHeaders } from "../../core/connection";
+import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
@@ -43,7 +43,7 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
       remoteAddress: origin.address(req) || undefined,
       requestId: res.locals.requestId as string,
       session,
-      headers: flattenHeaders(req.headers),
+      incomingHeaders: req.headers,
     });
     const controller = tracker.controller(res);
     const result = await server.dispatcher.run(entry.name, params, connection, { controller });

@@ -141,15 +141,15 @@ export function actionRouter(
   return (req, res, next) => {
     const path = beneathPrefix(req.path, lowerPrefix);
     if (path === undefined) return next();
-    const allowed = new Set<string>();
-    const served = tryRoutes(fixed.get(requestPathKey(path)), path, req, res, allowed) ?? tryRoutes(others, path, req, res, allowed);
+    const candidates = fixed.get(requestPathKey(path));
+    const served = tryRoutes(candidates, path, req, res) ?? tryRoutes(others, path, req, res);
     if (served) return served;
-    notServed(req, path, allowed, res);
+    notServed(req, path, allowedOn(path, [candidates, others]), res);
   };
 }
 
-/** Runs the first route that matches the path and serves the method; adds what the others allow to `allowed`. */
-function tryRoutes(routes: readonly Route[] | undefined, path: string, req: Request, res: Response, allowed: Set<string>): Promise<void> | undefined {
+/** Runs the first route that matches the path and serves the method. */
+function tryRoutes(routes: readonly Route[] | undefined, path: string, req: Request, res: Response): Promise<void> | undefined {
   if (!routes) return undefined;
   const method = req.method;
   for (const route of routes) {
@@ -157,7 +157,17 @@ function tryRoutes(routes: readonly Route[] | undefined, path: string, req: Requ
     if (!params) continue;
     const call = route.byMethod.get(method) ?? (method === "HEAD" ? route.byMethod.get("GET") : undefined);
     if (call) return call(req, res, params);
-    for (const name of route.allowed) allowed.add(name);
   }
   return undefined;
+}
+
+/** What the routes matching the path allow, for the 405 or `OPTIONS` answer; worked out only then. */
+function allowedOn(path: string, routeLists: readonly (readonly Route[] | undefined)[]): Set<string> {
+  const allowed = new Set<string>();
+  for (const routes of routeLists) {
+    for (const route of routes ?? []) {
+      if (route.matches(path)) for (const name of route.allowed) allowed.add(name);
+    }
+  }
+  return allowed;
 }

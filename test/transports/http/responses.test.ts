@@ -57,12 +57,28 @@ describe("action results", () => {
   });
 });
 
+/** A generated id: the process's 16 hex digits, then a base-36 counter. */
+const GENERATED_ID = /^[0-9a-f]{16}-[0-9a-z]+$/;
+
 describe("request ids", () => {
   test("every response carries a generated X-Request-Id, which the action sees on its connection", async () => {
     const response = await fetch(api("/connection"));
     const id = response.headers.get("x-request-id");
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await response.json()).toEqual({ type: "web", requestId: id, remoteAddress: "127.0.0.1", hasSession: true });
+    expect(id).toMatch(GENERATED_ID);
+    expect(await response.json()).toEqual({
+      type: "web",
+      requestId: id,
+      remoteAddress: "127.0.0.1",
+      hasSession: true,
+      connectionId: expect.stringMatching(GENERATED_ID),
+    });
+  });
+
+  test("each request gets its own request id and its own connection id", async () => {
+    const responses = await Promise.all([1, 2, 3].map(() => fetch(api("/connection"))));
+    const bodies = await Promise.all(responses.map((response) => response.json()));
+    expect(new Set(responses.map((response) => response.headers.get("x-request-id"))).size).toBe(3);
+    expect(new Set(bodies.map((body) => body.connectionId)).size).toBe(3);
   });
 
   test("a valid incoming X-Request-Id is echoed and used", async () => {
@@ -73,7 +89,7 @@ describe("request ids", () => {
 
   test.each([["has spaces in it"], ["x".repeat(129)], ["<script>"]])("an invalid incoming id (%s) is replaced", async (incoming) => {
     const response = await fetch(api("/connection"), { headers: { "X-Request-Id": incoming } });
-    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get("x-request-id")).toMatch(GENERATED_ID);
   });
 
   test("error responses and 404s carry one too", async () => {
@@ -188,5 +204,10 @@ describe("security headers", () => {
   test("X-Forwarded-For is not trusted unless HTTP_TRUST_PROXY says so: the connection has the TCP peer's address", async () => {
     const response = await fetch(api("/connection"), { headers: { "X-Forwarded-For": "203.0.113.9, 198.51.100.7" } });
     expect((await response.json()).remoteAddress).toBe("127.0.0.1");
+  });
+
+  test("the action reads the request's headers on its connection", async () => {
+    const response = await fetch(api("/connection"), { headers: { "X-Trace": "abc" } });
+    expect((await response.json()).trace).toBe("abc");
   });
 });
