@@ -2,6 +2,7 @@ import pino from "pino";
 import type { InjectionToken } from "tsyringe";
 import pretty from "pino-pretty";
 import { LogFormat, LogLevel } from "./constants";
+import { TurnBatchedDestination } from "./turn-batched-destination";
 
 type LogFn = pino.LogFn;
 
@@ -40,7 +41,7 @@ export function createLogger(options: LoggerOptions): Logger {
           translateTime: "SYS:HH:MM:ss.l",
         })
       : typeof destination === "number"
-        ? pino.destination({ dest: destination, sync: true })
+        ? new TurnBatchedDestination(pino.destination({ dest: destination, sync: true }))
         : destination;
   return pino({ level: options.level, ...(options.name ? { name: options.name } : {}) }, stream) as unknown as Logger;
 }

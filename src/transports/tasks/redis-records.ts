@@ -12,7 +12,8 @@ export interface JobRecord {
 }
 
 /**
- * The end of an attempt, as a worker writes one per job: one command, atomic, no MULTI/EXEC.
+ * The end of an attempt that a plain SET cannot write (a failure, or the outcome of a fan-out
+ * child): one command, atomic, no MULTI/EXEC.
  * KEYS: record, job id claim, and the fan-out of a child that ended for good.
  * ARGV: record JSON, TTL ms, "1" when the record expires (a success), the child's index and outcome.
  */
@@ -31,6 +32,8 @@ end`;
 /** A Redis client with callbacks (bee-queue's node_redis), which writes commands in the order they are called. */
 export interface CommandClient {
   eval(script: string, ...argsThenCallback: [...(string | number)[], (error: Error | null) => void]): unknown;
+  set(key: string, value: string, px: "PX", ttlMs: number, callback: (error: Error | null) => void): unknown;
+  pexpire(key: string, ttlMs: number, callback: (error: Error | null) => void): unknown;
   /** Hold back, then write at once, the commands sent in between (node_redis has them once connected). */
   cork?(): void;
   uncork?(): void;
@@ -97,9 +100,16 @@ export class RedisRecords {
       client.cork();
       process.nextTick(() => client.uncork!());
     }
-    client.eval(SAVE_ATTEMPT, ...this.attemptArguments(queue, id, record), (error: Error | null) => {
+    const done = (error: Error | null) => {
       if (error) onError(error);
-    });
+    };
+    if (record.status === "succeeded" && !record.payload.fanOut) {
+      // The common case needs no script: two plain commands cost Redis far less than hashing and running one.
+      client.set(this.recordKey(queue, id), JSON.stringify(record), "PX", this.resultTtlMs, done);
+      client.pexpire(this.dedupeKey(queue, id), this.resultTtlMs, done);
+      return;
+    }
+    client.eval(SAVE_ATTEMPT, ...this.attemptArguments(queue, id, record), done);
   }
 
   private attemptArguments(queue: string, id: string, record: JobRecord): [number, ...(string | number)[]] {
