@@ -89,7 +89,8 @@ export class BeeQueueDriver implements QueueDriver {
     for (const [index, newJob] of newJobs.entries()) {
       if (taken.has(index)) continue;
       const id = ids[index]!;
-      const job = producer.createJob(newJob.payload).setId(id).retries(newJob.retries);
+      const payload: JobPayload = newJob.jobId === undefined ? newJob.payload : { ...newJob.payload, idClaimed: true };
+      const job = producer.createJob(payload).setId(id).retries(newJob.retries);
       if (newJob.backoff.delayMs > 0) job.backoff(newJob.backoff.strategy, newJob.backoff.delayMs);
       if (newJob.delayMs && newJob.delayMs > 0) job.delayUntil(Date.now() + newJob.delayMs);
       toSave.push(job);

@@ -8,6 +8,8 @@ export interface JobPayload {
   fanOut?: { id: string; index: number };
   /** Set on a recurring task's job: the period (Unix time / frequency) it was queued for. */
   period?: number;
+  /** Set by a driver on a job whose id the caller gave, and so claimed for de-duplication. */
+  idClaimed?: true;
 }
 
 export interface Backoff {

@@ -106,7 +106,7 @@ export class RedisRecords {
     if (record.status === "succeeded" && !record.payload.fanOut) {
       // The common case needs no script: two plain commands cost Redis far less than hashing and running one.
       client.set(this.recordKey(queue, id), JSON.stringify(record), "PX", this.resultTtlMs, done);
-      client.pexpire(this.dedupeKey(queue, id), this.resultTtlMs, done);
+      if (record.payload.idClaimed) client.pexpire(this.dedupeKey(queue, id), this.resultTtlMs, done);
       return;
     }
     client.eval(SAVE_ATTEMPT, ...this.attemptArguments(queue, id, record), done);

@@ -47,6 +47,15 @@ describe("what the bee-queue driver keeps in Redis after a job", () => {
     expect(await driver.getJob(queue, id!)).toMatchObject({ status: "succeeded", result: { done: true }, attempts: 1 });
   });
 
+  test("a job whose id was generated leaves no id claim behind", async () => {
+    const queue = `kept-${randomUUID().slice(0, 8)}`;
+    await driver.process(queue, 1, async () => ({ done: true }));
+    const [id] = await driver.enqueue(queue, [{ payload: { action: "test:run", params: {} }, ...noRetry }]);
+    await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded");
+    expect(await redis.exists(`${keptPrefix}:jobid:${queue}:${id}`)).toBe(0);
+    expect(await redis.pttl(`${keptPrefix}:record:${queue}:${id}`)).toBeGreaterThan(0);
+  });
+
   test("a failed job's record is kept until the job is retried or removed", async () => {
     const queue = `kept-${randomUUID().slice(0, 8)}`;
     await driver.process(queue, 1, async () => {
