@@ -17,6 +17,8 @@ import { cliCalls, NotesSocket, Tally, virtualUser } from "./lib/traffic";
 
 const APP_DIR = join(__dirname, "app");
 const MAX_MINUTES = 60;
+/** The shortest run whose memory can be judged: after the warm-up, at least ten RSS samples five seconds apart. */
+const MIN_MINUTES = 1.5;
 
 function option(name: string, fallback: number): number {
   const raw = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -32,7 +34,8 @@ function median(values: number[]): number {
 
 /** Flat when, after warm-up, the last samples are within 15 % (or 25 MB) of the first ones. */
 function rssVerdict(samples: number[]): { flat: boolean; summary: string } {
-  if (samples.length < 6) return { flat: true, summary: `too few samples after warm-up (${samples.length}) to judge` };
+  // A run too short to judge is no evidence that memory stays flat.
+  if (samples.length < 6) return { flat: false, summary: `too few samples after warm-up (${samples.length}) to judge` };
   const start = median(samples.slice(0, 3));
   const end = median(samples.slice(-3));
   const allowed = Math.max(start * 0.15, 25);
@@ -41,6 +44,10 @@ function rssVerdict(samples: number[]): { flat: boolean; summary: string } {
 
 async function main(): Promise<number> {
   const minutes = Math.min(option("minutes", 3), MAX_MINUTES);
+  if (!(minutes >= MIN_MINUTES)) {
+    console.error(`soak: --minutes must be at least ${MIN_MINUTES}, so that memory after the warm-up can be judged`);
+    return 2;
+  }
   const users = Math.round(option("users", 4));
   const pauseMs = option("pause", 20);
   const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

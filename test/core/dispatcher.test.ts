@@ -401,15 +401,18 @@ describe("timeouts", () => {
     const unhandled = jest.fn();
     process.on("unhandledRejection", unhandled);
     try {
+      let rejectLate!: (error: Error) => void;
       const { run } = pipeline([
         action({
           name: "slow:late",
           timeout: 10,
-          run: () => new Promise((_, reject) => setTimeout(() => reject(new Error("late")), 30)),
+          run: () => new Promise((_, reject) => (rejectLate = reject)),
         }),
       ]);
       expect((await run("slow:late")).error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      rejectLate(new Error("late"));
+      // Node reports unhandled rejections once the microtasks of the turn have run, before the next macrotask.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
       process.off("unhandledRejection", unhandled);
