@@ -27,6 +27,12 @@ function versionOf(appRoot: string): string {
   return (JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string }).version;
 }
 
+/** How long a probe may take: 2 s, or half the action timeout when that is shorter, so a hung service is reported down before the status call itself times out. */
+function probeTimeout(actionTimeoutMs: number): number {
+  const fullWait = 2000;
+  return actionTimeoutMs > 0 ? Math.min(fullWait, Math.floor(actionTimeoutMs / 2)) : fullWait;
+}
+
 /**
  * The built-in `status` action (`GET /api/status` over HTTP): name, version, uptime and the
  * health of every registered backing service. When one is down it fails with
@@ -44,7 +50,7 @@ export class StatusAction implements ActionDefinition<undefined> {
 
   async run(): Promise<StatusResponse> {
     this.version ??= versionOf(this.server.app.root);
-    const report = await this.server.health.report();
+    const report = await this.server.health.report(probeTimeout(this.server.config.actionTimeout));
     const status: StatusResponse = {
       name: this.server.config.name,
       version: this.version,
