@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { ErrorType, HeraldServer, TaskService } from "herald";
+import { ChannelPresence, ErrorType, HeraldServer, TaskService } from "herald";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
 import { gate, ledger } from "./fixtures/app/lib/ledger";
 import { call } from "./support/http";
@@ -18,6 +18,8 @@ let redis: OwnRedis;
 let server: HeraldServer;
 let socket: WsClient;
 let url: string;
+/** The presence key the first socket joined the lobby under. */
+let lobbyKey: string;
 
 beforeAll(async () => {
   redis = await OwnRedis.start();
@@ -50,6 +52,11 @@ test("before the outage: a subscriber hears a publish, and jobs queue up behind 
   const heard = socket.next((message) => message.messageType === "message" && message.message === "before");
   expect((await call(`${url}/publish`, { method: "POST", body: { channel: "news", message: "before" } })).status).toBe(200);
   await heard;
+
+  const joined = socket.next((message) => message.messageType === "presence" && message.event === "join");
+  expect(await socket.request({ messageType: "subscribe", channel: "lobby" })).toMatchObject({ subscribed: { channel: "lobby" } });
+  lobbyKey = (await joined).presenceKey as string;
+  expect(await server.container.resolve(ChannelPresence).members("lobby")).toEqual([lobbyKey]);
 
   gate.close();
   expect((await enqueue({ label: "held", gated: true })).status).toBe(200);
@@ -101,4 +108,16 @@ test("when Redis returns: everything recovers by itself and every queued job is 
   const heard = socket.next((message) => message.messageType === "message" && message.message === "after");
   await waitFor(async () => (await call(`${url}/publish`, { method: "POST", body: { channel: "news", message: "after" } })).status === 200);
   await heard;
+
+  // Presence works again: a socket that joins now is announced to the one present from before.
+  const newcomer = await WsClient.open(server.url!);
+  try {
+    const announced = socket.next((message) => message.messageType === "presence" && message.event === "join" && message.presenceKey !== lobbyKey);
+    expect(await newcomer.request({ messageType: "subscribe", channel: "lobby" })).toMatchObject({ subscribed: { channel: "lobby" } });
+    const newcomerKey = (await announced).presenceKey as string;
+    const presence = server.container.resolve(ChannelPresence);
+    await waitFor(async () => (await presence.members("lobby")).sort().join() === [lobbyKey, newcomerKey].sort().join());
+  } finally {
+    await newcomer.close();
+  }
 });
