@@ -118,3 +118,20 @@ test("a recurring task runs once per period across two processes", async () => {
   const seen = await periods();
   expect(seen).toEqual([...new Set(seen)]);
 });
+
+test("a job cut off by the stop timeout of a SIGTERM is run again by another worker, and the stopped process exits 0", async () => {
+  const stopping = await startWorkerProcess(basicApp);
+  // Held far longer than TASKS_STOP_TIMEOUT (2 s): the stop cannot wait for it.
+  const jobId = await tasks.enqueue("jobs:hold", { label: "cut-off", holdMs: 60_000, holdOnce: true });
+  await waitFor(async () => (await ledger.entries()).includes("cut-off:started"), { timeout: 10_000 });
+
+  stopping.child.kill("SIGTERM");
+  expect(await stopping.exited).toBe(0);
+  expect(stopping.output).toContain("jobs cut off by the stop");
+  expect((await tasks.getJob("hold", jobId))?.status).not.toBe("succeeded");
+
+  await startWorkerProcess(basicApp);
+  await waitFor(async () => (await tasks.getJob("hold", jobId))?.status === "succeeded", { timeout: 20_000 });
+  const entries = (await ledger.entries()).filter((entry) => entry.startsWith("cut-off:"));
+  expect(entries).toEqual(["cut-off:started", "cut-off:started", "cut-off:finished"]);
+});
