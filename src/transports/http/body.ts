@@ -47,6 +47,25 @@ export function bodyError(error: unknown, limit: number): TypedError {
   });
 }
 
+/** How long a client refused for its body's size has to read the answer before its connection is closed. */
+const OVERSIZED_LINGER_MS = 2_000;
+
+/**
+ * A body whose Content-Length is over the limit is refused before a byte of it is read: the
+ * parsers would read it to its end first (so as to answer on a clean connection), which for an
+ * upload that never ends means never. The answer says `Connection: close`; the client then has a
+ * moment to read it before the connection is closed, unread body and all.
+ */
+function refuseDeclaredOversize(req: Request, res: Response, limit: number): TypedError {
+  res.setHeader("Connection", "close");
+  res.once("finish", () => {
+    const socket = req.socket;
+    const deadline = setTimeout(() => socket.destroy(), OVERSIZED_LINGER_MS).unref();
+    socket.once("close", () => clearTimeout(deadline));
+  });
+  return payloadTooLarge(limit);
+}
+
 const NO_BODY: RequestBody = Object.freeze({ fields: undefined, files: Object.freeze(Object.create(null)) });
 
 /**
@@ -66,6 +85,7 @@ export function bodyReader(bodyLimit: number, maxFiles: number): BodyReader {
     multipartParser(bodyLimit, maxFiles),
   ];
   const read = async (req: Request, res: Response): Promise<RequestBody> => {
+    if (Number(req.headers["content-length"]) > bodyLimit) throw refuseDeclaredOversize(req, res, bodyLimit);
     try {
       for (const parser of parsers) await run(parser, req, res);
     } catch (error) {

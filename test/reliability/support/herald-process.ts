@@ -52,6 +52,10 @@ export class HeraldProcess {
     return started;
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
