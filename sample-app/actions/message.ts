@@ -6,13 +6,14 @@ import { Message } from "../entities/message";
 import type { SignedIn } from "../lib/signed-in";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeMessage, type MessageListRow } from "../schemas/message";
+import { storableText } from "../schemas/text";
 
 @Web({ route: "/message", method: HTTP_METHOD.PUT })
 export class MessageCreate implements Action {
   name = "message:create";
   description = "Post a message as the signed-in user; it is published on the messages channel";
   inputs = z.object({
-    body: z.string().trim().min(1).max(2000).describe("The message, 1 to 2000 characters"),
+    body: storableText().trim().min(1).max(2000).describe("The message, 1 to 2000 characters"),
   });
   middleware = [RequireSignIn];
   mcp = { tool: false };

@@ -27,6 +27,9 @@ export class MessagesList implements Action {
   }
 }
 
+/** A hundred years: older than any message, and far from the edge of PostgreSQL's timestamps. */
+const MAX_AGE_MS = 100 * 365.25 * 86_400_000;
+
 /** Deletes in bulk: network callers need the admin API key; the hourly job and the CLI do not. */
 @Task({ queue: "default", frequency: 3_600_000 })
 @Web({ route: "/messages/cleanup", method: HTTP_METHOD.POST })
@@ -34,7 +37,13 @@ export class MessagesCleanup implements Action {
   name = "messages:cleanup";
   description = "Delete the messages older than `age` milliseconds";
   inputs = z.object({
-    age: z.coerce.number().int().min(0).default(86_400_000).describe("Maximum age in milliseconds (default: one day)"),
+    age: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_AGE_MS)
+      .default(86_400_000)
+      .describe("Maximum age in milliseconds (default: one day; at most a hundred years)"),
   });
   middleware = [RequireApiKey];
 

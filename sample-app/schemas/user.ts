@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { secret, zIdOrModel, zodFromEntity } from "herald";
 import { User } from "../entities/user";
+import { storableText } from "./text";
 
 /** A user row, generated from the entity's columns. */
 export const zUserSchema = zodFromEntity(User, { secret: ["password_hash"] });
@@ -35,7 +36,7 @@ export function zUserIdOrModel() {
 
 /** The account fields as inputs, shared by sign-up and `user:edit`. */
 export const userFields = {
-  name: z.string().trim().min(3).max(100).describe("Display name, 3 to 100 characters"),
+  name: storableText().trim().min(3).max(100).describe("Display name, 3 to 100 characters"),
   email: z.email().max(320).toLowerCase().describe("E-mail address, unique among users"),
   password: secret(z.string().min(8).max(256).describe("Password, at least 8 characters")),
 };

@@ -18,9 +18,24 @@ const zId = z.union([
     .pipe(z.number().max(Number.MAX_SAFE_INTEGER)),
 ]);
 
+/** The largest id each integer column type can hold; a larger id matches no row. */
+const LARGEST_ID: Record<string, number> = { smallint: 32_767, int2: 32_767, int: 2_147_483_647, int4: 2_147_483_647, integer: 2_147_483_647 };
+
+/**
+ * Whether no row can have this id, because the id column's integer type cannot hold it: the
+ * lookup would fail with the database's "out of range" error instead of finding nothing.
+ */
+function beyondIdColumn(dataSource: DataSource, entity: EntityTarget<ObjectLiteral>, id: number): boolean {
+  const column = dataSource.getMetadata(entity).findColumnWithPropertyName("id");
+  if (!column) return false;
+  const largest = LARGEST_ID[String(dataSource.driver.normalizeType(column)).toLowerCase()];
+  return largest !== undefined && id > largest;
+}
+
 /**
  * Accepts a numeric id or a full model. A model passes through; an id is loaded in an async
- * transform, and a missing row throws TypedError CONNECTION_NOT_FOUND naming `entityName`.
+ * transform, and a missing row throws TypedError CONNECTION_NOT_FOUND naming `entityName` (so does
+ * an id larger than the id column's integer type can hold).
  * The entity needs an `id` column.
  */
 export function zIdOrModel<Model extends z.ZodType>(
@@ -34,7 +49,7 @@ export function zIdOrModel<Model extends z.ZodType>(
     if (isModel(value)) return value as z.output<Model>;
     const dataSource =
       typeof options.dataSource === "function" ? options.dataSource() : (options.dataSource ?? dataSourceFor(entity));
-    const found = await dataSource.getRepository(entity).findOneBy({ id: value });
+    const found = beyondIdColumn(dataSource, entity, value as number) ? null : await dataSource.getRepository(entity).findOneBy({ id: value });
     if (!found) {
       throw new TypedError({
         message: `${entityName} ${value} not found`,
