@@ -2,7 +2,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { HOOK_TIMEOUT, serverUrl, useTestServer } from "herald/testing";
 import { WsClient } from "../reliability/support/ws-client";
-import { assertErrorBody, assertWellFormedAnswer, corruptText, HostileCall, hostileCall, prototypeSnapshot } from "./support/hostile";
+import { assertErrorBody, assertWellFormedAnswer, corruptText, HostileCall, hostileCall, parsedOrText, prototypeSnapshot } from "./support/hostile";
 
 /**
  * Property-based hostile input on every network transport: params generated from the shapes of
@@ -41,14 +41,6 @@ const ROUTES: Record<string, { method: string; path: (params: unknown) => string
     path: (params) => `/profile/${encodeURIComponent(textOf((params as { id?: unknown } | null)?.id ?? "none"))}`,
   },
 };
-
-function parsedOrText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** The JSON of a value, or (nested too deep for this process to write) a stand-in. */
 function jsonOrStandIn(value: unknown): string {

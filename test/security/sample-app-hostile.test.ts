@@ -9,7 +9,7 @@ import { hashPassword } from "../../sample-app/lib/passwords";
 import { database, SAMPLE_APP } from "../sample-app/support/app";
 import { usePostgresSchema } from "../sample-app/support/postgres";
 import { arbitraryFromZod } from "./support/arbitrary-from-zod";
-import { assertErrorBody, assertWellFormedAnswer, nastyValue, prototypeSnapshot } from "./support/hostile";
+import { assertErrorBody, assertWellFormedAnswer, nastyValue, parsedOrText, prototypeSnapshot } from "./support/hostile";
 
 /**
  * Hostile input against the REAL sample app, on HTTP, WebSocket and background tasks: the params
@@ -235,14 +235,6 @@ test("the list of actions is the sample app's", () => {
 
 // ---------------------------------------------------------------------------------------------
 // HTTP
-
-function parsedOrText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** Any parsed JSON value as text; objects nested too deep for JSON.stringify become a stand-in. */
 function textOf(value: unknown): string {

@@ -166,3 +166,12 @@ export function assertErrorBody(body: unknown, status?: number): void {
 export function prototypeSnapshot(): string[] {
   return [Object.prototype, Array.prototype, Function.prototype].flatMap((prototype) => Object.getOwnPropertyNames(prototype)).sort();
 }
+
+/** A body or message as JSON when it is JSON, else as the text it is. */
+export function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
