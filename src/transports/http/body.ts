@@ -1,5 +1,6 @@
 import express, { Request, RequestHandler, Response } from "express";
 import { ErrorType, TypedError } from "../../core/errors";
+import { destroyAfterLinger } from "./refused-socket";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -47,9 +48,6 @@ export function bodyError(error: unknown, limit: number): TypedError {
   });
 }
 
-/** How long a client refused for its body's size has to read the answer before its connection is closed. */
-const OVERSIZED_LINGER_MS = 2_000;
-
 /**
  * A body whose Content-Length is over the limit is refused before a byte of it is read: the
  * parsers would read it to its end first (so as to answer on a clean connection), which for an
@@ -58,11 +56,7 @@ const OVERSIZED_LINGER_MS = 2_000;
  */
 function refuseDeclaredOversize(req: Request, res: Response, limit: number): TypedError {
   res.setHeader("Connection", "close");
-  res.once("finish", () => {
-    const socket = req.socket;
-    const deadline = setTimeout(() => socket.destroy(), OVERSIZED_LINGER_MS).unref();
-    socket.once("close", () => clearTimeout(deadline));
-  });
+  res.once("finish", () => destroyAfterLinger(req.socket));
   return payloadTooLarge(limit);
 }
 

@@ -2,9 +2,8 @@ import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
+import { destroyAfterLinger } from "./refused-socket";
 
-/** How long a refused client has to read the answer and hang up before its socket is destroyed. */
-const REFUSED_LINGER_MS = 2_000;
 const RETRY_AFTER_SECONDS = 1;
 
 function tooManyConnections(limit: number): TypedError {
@@ -20,9 +19,7 @@ function refuse(socket: Socket, error: TypedError, production: boolean): void {
   const body = JSON.stringify(errorBody(error, production));
   // The HTTP server never sees this socket, so nothing else handles its errors.
   socket.on("error", () => socket.destroy());
-  // A deadline rather than an idle timeout: a client trickling bytes must not keep it open.
-  const deadline = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
-  socket.once("close", () => clearTimeout(deadline));
+  destroyAfterLinger(socket);
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
       "Connection: close\r\n" +
