@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import type { IncomingMessage } from "node:http";
+import { request, type IncomingMessage } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -144,6 +144,41 @@ describe("with the cap reached", () => {
     socket.write("GET /api/plain HTTP/1.1\r\nHost: localhost\r\n");
     await closed;
     clearInterval(trickle);
+  }, HOOK_TIMEOUT);
+
+  test("refused clients still uploading large bodies, sixteen at once, read their 429 every time", async () => {
+    const { hostname, port } = new URL(serverUrl());
+    const upload = () => new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const chunk = Buffer.alloc(64 * 1024, "a");
+      const total = 512 * 1024 ** 2;
+      let answered = false;
+      let sent = 0;
+      const req = request({ host: hostname, port, method: "POST", path: "/api/plain", headers: { "Content-Length": total } });
+      req.on("response", (res) => {
+        answered = true;
+        let text = "";
+        res.on("data", (data: Buffer) => (text += data.toString()));
+        res.on("end", () => {
+          resolve({ status: res.statusCode!, body: JSON.parse(text) });
+          req.destroy();
+        });
+      });
+      // Before the fix, about half of these ended in EPIPE or ECONNRESET, the answer unread.
+      req.on("error", (error) => (answered ? undefined : reject(error)));
+      const pump = () => {
+        while (!answered && !req.destroyed && sent < total) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    for (let round = 0; round < 3; round += 1) {
+      for (const answer of await Promise.all(Array.from({ length: 16 }, upload))) {
+        expect(answer.status).toBe(429);
+        expect(answer.body.error.type).toBe("CONNECTION_RATE_LIMITED");
+      }
+    }
   }, HOOK_TIMEOUT);
 
   test("the connections within the cap are still served", async () => {

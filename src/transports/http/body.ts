@@ -1,6 +1,6 @@
 import express, { Request, RequestHandler, Response } from "express";
 import { ErrorType, TypedError } from "../../core/errors";
-import { destroyAfterLinger } from "./refused-socket";
+import { lingerAfterAnswer } from "./refused-socket";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -51,12 +51,12 @@ export function bodyError(error: unknown, limit: number): TypedError {
 /**
  * A body whose Content-Length is over the limit is refused before a byte of it is read: the
  * parsers would read it to its end first (so as to answer on a clean connection), which for an
- * upload that never ends means never. The answer says `Connection: close`; the client then has a
- * moment to read it before the connection is closed, unread body and all.
+ * upload that never ends means never. The answer says `Connection: close`, and the connection
+ * closes lingering: what the client still sends is dropped while it reads the answer.
  */
 function refuseDeclaredOversize(req: Request, res: Response, limit: number): TypedError {
   res.setHeader("Connection", "close");
-  res.once("finish", () => destroyAfterLinger(req.socket));
+  lingerAfterAnswer(req.socket);
   return payloadTooLarge(limit);
 }
 

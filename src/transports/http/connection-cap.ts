@@ -2,7 +2,7 @@ import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
-import { destroyAfterLinger } from "./refused-socket";
+import { closeLingering } from "./refused-socket";
 
 const RETRY_AFTER_SECONDS = 1;
 
@@ -19,17 +19,16 @@ function refuse(socket: Socket, error: TypedError, production: boolean): void {
   const body = JSON.stringify(errorBody(error, production));
   // The HTTP server never sees this socket, so nothing else handles its errors.
   socket.on("error", () => socket.destroy());
-  destroyAfterLinger(socket);
-  socket.end(
+  socket.write(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
       "Connection: close\r\n" +
       `Retry-After: ${RETRY_AFTER_SECONDS}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
-  // The request is read and dropped, unparsed: closing with unread data would reset the
-  // connection and could destroy the answer before the client reads it.
+  // The request is read and dropped, unparsed.
   socket.resume();
+  closeLingering(socket);
 }
 
 /**

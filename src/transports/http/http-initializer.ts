@@ -9,6 +9,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { capConnectionsPerAddress } from "./connection-cap";
+import { continueWithinLimit } from "./expect-continue";
 import { createHttpApp } from "./http-app";
 import { RequestTracker } from "./request-tracker";
 import { HttpSettings, readHttpSettings } from "./settings";
@@ -64,6 +65,7 @@ export class HttpInitializer implements Initializer {
       ? (createHttpsServer({ ...timeouts, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, this.app) as unknown as Server)
       : createHttpServer(timeouts, this.app);
     capConnectionsPerAddress(listener, this.settings.maxConnectionsPerAddress, { tls: Boolean(tls), production: config.production });
+    continueWithinLimit(listener, this.settings.bodyLimit);
     this.tracker!.watch(listener);
     try {
       await listen(listener, config.port, config.host);
