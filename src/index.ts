@@ -12,6 +12,7 @@ export {
   RUN_MODE,
 } from "./core/constants";
 export { ErrorType, ErrorStatusCodes, TypedError, isTypedError } from "./core/errors";
+export { LogParams } from "./core/log-params";
 export type { ErrorIssue, TypedErrorOptions } from "./core/errors";
 export { errorBody, toTypedError } from "./core/error-body";
 export type { ErrorBody } from "./core/error-body";

@@ -36,6 +36,8 @@ export function heraldEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
     // Every load client connects from the loopback address, thousands at once in the memory scenario.
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0",
+    MAX_CONCURRENT_CALLS_PER_ADDRESS: "0",
+    MAX_CONCURRENT_CALLS_PER_CONNECTION: "0",
     ...extra,
   });
 }

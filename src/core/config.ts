@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LogFormat, LogLevel } from "./constants";
 import { ErrorType, TypedError } from "./errors";
+import { LogParams } from "./log-params";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().min(0);
@@ -14,6 +15,7 @@ const environmentSchema = z.object({
   REDIS_URL: z.url().optional(),
   LOG_LEVEL: z.enum(LogLevel).optional(),
   LOG_FORMAT: z.enum(LogFormat).optional(),
+  LOG_PARAMS: z.enum(LogParams).default(LogParams.values),
   ACTION_TIMEOUT: positiveMs.default(300_000),
 });
 
@@ -29,6 +31,8 @@ export class HeraldConfig {
   readonly redisUrl?: string;
   readonly logLevel!: LogLevel;
   readonly logFormat!: LogFormat;
+  /** What the request log says of a call's params: values (validated, redacted, bounded), keys, or none. */
+  readonly logParams!: LogParams;
   readonly actionTimeout!: number;
   /** Every variable as read, after `NAME_<NODE_ENV>` overrides, for application settings. */
   readonly raw!: Readonly<Record<string, string | undefined>>;
@@ -71,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
     ...(values.REDIS_URL ? { redisUrl: values.REDIS_URL } : {}),
     logLevel: values.LOG_LEVEL ?? (values.NODE_ENV === "test" ? LogLevel.warn : LogLevel.info),
     logFormat: values.LOG_FORMAT ?? (production ? LogFormat.json : LogFormat.text),
+    logParams: values.LOG_PARAMS,
     actionTimeout: values.ACTION_TIMEOUT,
     raw: Object.freeze(resolved),
   });

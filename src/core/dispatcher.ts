@@ -1,11 +1,13 @@
 import type { ActionDefinition } from "./action";
 import type { Connection } from "./connection";
 import { toTypedError } from "./error-body";
+import { ConcurrentCalls, type ConcurrentCallLimits } from "./concurrent-calls";
 import { ErrorType, isTypedError, TypedError } from "./errors";
+import type { ServiceFailure } from "./health";
 import { isLevelOn, type Logger } from "./logger";
 import type { ActionMiddleware, ActionMiddlewareResponse } from "./middleware";
 import type { ActionRegistry, RegisteredAction } from "./registry";
-import { redactSecrets } from "./secret";
+import { LogParams, loggedParams } from "./log-params";
 import { assertParamsDepth } from "./params-depth";
 import { parseParams } from "./validation";
 
@@ -23,8 +25,12 @@ export interface DispatcherOptions {
   actionTimeout: number;
   production: boolean;
   globalMiddleware?: readonly ActionMiddleware[];
-  /** Names the backing service whose outage an error shows (see HealthRegistry.outageBehind). */
-  outageBehind?: (error: unknown) => string | undefined;
+  /** What the request log says of params (LOG_PARAMS); values by default. */
+  logParams?: LogParams;
+  /** Names the backing service, down or busy, that an error shows (see HealthRegistry.failureBehind). */
+  failureBehind?: (error: unknown) => ServiceFailure | undefined;
+  /** Bounds on calls in flight per connection and per remote address; none when absent. */
+  concurrentCalls?: ConcurrentCallLimits;
 }
 
 export interface DispatchOptions {
@@ -43,6 +49,9 @@ export interface DispatchOptions {
 
 type ParamsRecord = Record<string, unknown>;
 
+/** Whole seconds a caller is told to wait when a backing service is busy rather than down. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
 /**
  * A controller that aborts when `signal` does. Linked by hand rather than with AbortSignal.any,
  * which on Node 20 costs more than the rest of the dispatch (docs/performance.md). The link
@@ -58,6 +67,8 @@ function linkedController(signal: AbortSignal | undefined): AbortController {
 /** What one call has come to so far: the chain updates it in place rather than returning a new object per step. */
 interface CallOutcome {
   params: ParamsRecord;
+  /** The params as the action's inputs gave them, before any middleware: what the request log shows. */
+  validated: ParamsRecord | undefined;
   response: unknown;
   error: TypedError | undefined;
 }
@@ -96,12 +107,14 @@ interface ActionPlan {
 export class Dispatcher {
   private readonly globalMiddleware: readonly ActionMiddleware[];
   private readonly plans = new WeakMap<RegisteredAction, ActionPlan>();
+  private readonly inFlight: ConcurrentCalls | undefined;
 
   constructor(
     private readonly registry: ActionRegistry,
     private readonly options: DispatcherOptions,
   ) {
     this.globalMiddleware = options.globalMiddleware ?? [];
+    this.inFlight = options.concurrentCalls && new ConcurrentCalls(options.concurrentCalls);
   }
 
   async run(
@@ -112,7 +125,7 @@ export class Dispatcher {
   ): Promise<ActionResult> {
     const started = performance.now();
     const registered = this.registry.get(actionName);
-    const call: CallOutcome = { params: (rawParams ?? {}) as ParamsRecord, response: undefined, error: undefined };
+    const call: CallOutcome = { params: (rawParams ?? {}) as ParamsRecord, validated: undefined, response: undefined, error: undefined };
 
     if (!registered) {
       call.error = new TypedError({
@@ -122,14 +135,14 @@ export class Dispatcher {
         value: actionName,
       });
     } else {
-      try {
-        assertParamsDepth(rawParams);
-        const parsed = parseParams(registered.action.inputs, rawParams);
-        call.params = parsed instanceof Promise ? await parsed : parsed;
-      } catch (thrown) {
-        call.error = this.normalize(thrown);
+      call.error = this.inFlight?.enter(connection);
+      if (!call.error) {
+        try {
+          await this.validateAndRun(registered, rawParams, call, connection, dispatchOptions);
+        } finally {
+          this.inFlight?.leave(connection);
+        }
       }
-      if (!call.error) await this.runChain(registered, call, connection, dispatchOptions);
     }
 
     const durationMs = performance.now() - started;
@@ -137,8 +150,26 @@ export class Dispatcher {
     const result: ActionResult = error
       ? { actionName, status: error.status, durationMs, error }
       : { actionName, status: 200, durationMs, response: call.response };
-    this.log(registered, rawParams, connection, result);
+    this.log(registered, call.validated ?? rawParams, call.validated !== undefined, connection, result);
     return result;
+  }
+
+  private async validateAndRun(
+    registered: RegisteredAction,
+    rawParams: unknown,
+    call: CallOutcome,
+    connection: Connection,
+    dispatchOptions: DispatchOptions,
+  ): Promise<void> {
+    try {
+      assertParamsDepth(rawParams);
+      const parsed = parseParams(registered.action.inputs, rawParams);
+      call.params = parsed instanceof Promise ? await parsed : parsed;
+      call.validated = call.params;
+    } catch (thrown) {
+      call.error = this.normalize(thrown, connection);
+    }
+    if (!call.error) await this.runChain(registered, call, connection, dispatchOptions);
   }
 
   /** Runs the middleware and the action, recording params, response and error in `call`. */
@@ -159,7 +190,7 @@ export class Dispatcher {
         const outcome = isPromiseLike(pending) ? await pending : pending;
         if (outcome?.updatedParams !== undefined) call.params = outcome.updatedParams as ParamsRecord;
       } catch (thrown) {
-        call.error = this.normalize(thrown);
+        call.error = this.normalize(thrown, connection);
         break;
       }
     }
@@ -168,7 +199,7 @@ export class Dispatcher {
       try {
         call.response = await this.runWithTimeout(registered.action, call.params, connection, dispatchOptions);
       } catch (thrown) {
-        call.error = this.normalize(thrown);
+        call.error = this.normalize(thrown, connection);
       }
     }
 
@@ -186,7 +217,7 @@ export class Dispatcher {
         if (call.error) {
           this.options.logger.error({ action: registered.name, err: thrown }, "runAfter failed after the call had already failed");
         }
-        call.error ??= this.normalize(thrown);
+        call.error ??= this.normalize(thrown, connection);
       }
     }
   }
@@ -251,10 +282,21 @@ export class Dispatcher {
     });
   }
 
-  private normalize(thrown: unknown): TypedError {
-    const service = isTypedError(thrown) ? undefined : this.options.outageBehind?.(thrown);
-    if (service === undefined) return toTypedError(thrown, this.options.production);
+  private normalize(thrown: unknown, connection: Connection): TypedError {
+    const failure = isTypedError(thrown) ? undefined : this.options.failureBehind?.(thrown);
+    if (failure === undefined) return toTypedError(thrown, this.options.production);
+    const { service, busy } = failure;
     const detail = thrown instanceof Error ? thrown.message : String(thrown);
+    if (busy) {
+      // Busy is passing: the caller is told when to come back, as a 429 would.
+      connection.responseHeaders["Retry-After"] = String(BUSY_RETRY_AFTER_SECONDS);
+      return new TypedError({
+        message: `The ${service} is busy, retry shortly`,
+        type: ErrorType.CONNECTION_SERVICE_BUSY,
+        value: { retryAfter: BUSY_RETRY_AFTER_SECONDS },
+        cause: thrown,
+      });
+    }
     return new TypedError({
       message: this.options.production ? `The ${service} is unavailable` : `The ${service} is unavailable: ${detail}`,
       type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
@@ -264,7 +306,8 @@ export class Dispatcher {
 
   private log(
     registered: RegisteredAction | undefined,
-    rawParams: unknown,
+    params: unknown,
+    validated: boolean,
     connection: Connection,
     result: ActionResult,
   ): void {
@@ -276,7 +319,7 @@ export class Dispatcher {
     entry.connectionId = connection.id;
     entry.durationMs = Math.round(result.durationMs * 1000) / 1000;
     entry.status = result.status;
-    entry.params = redactSecrets(registered?.action.inputs, rawParams);
+    Object.assign(entry, loggedParams(this.options.logParams ?? LogParams.values, registered?.action.inputs, params, validated));
     if (connection.requestId) entry.requestId = connection.requestId;
     if (result.error) {
       entry.error = { type: result.error.type, message: result.error.message };

@@ -22,6 +22,7 @@ export enum ErrorType {
   CONNECTION_ACTION_PARAM_VALIDATION = "CONNECTION_ACTION_PARAM_VALIDATION",
   CONNECTION_RATE_LIMITED = "CONNECTION_RATE_LIMITED",
   CONNECTION_SERVICE_UNAVAILABLE = "CONNECTION_SERVICE_UNAVAILABLE",
+  CONNECTION_SERVICE_BUSY = "CONNECTION_SERVICE_BUSY",
 }
 
 export const ErrorStatusCodes: Readonly<Record<ErrorType, number>> = Object.freeze({
@@ -48,6 +49,7 @@ export const ErrorStatusCodes: Readonly<Record<ErrorType, number>> = Object.free
   [ErrorType.CONNECTION_ACTION_PARAM_VALIDATION]: 422,
   [ErrorType.CONNECTION_RATE_LIMITED]: 429,
   [ErrorType.CONNECTION_SERVICE_UNAVAILABLE]: 503,
+  [ErrorType.CONNECTION_SERVICE_BUSY]: 503,
 });
 
 /** One zod issue as it appears in an error body. */

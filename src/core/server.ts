@@ -5,6 +5,7 @@ import { HeraldConfig, loadConfig } from "./config";
 import { LogLevel, RUN_MODE } from "./constants";
 import { applyOverrides, ProviderOverride, rootContainer } from "./container";
 import { Connection } from "./connection";
+import { readConcurrentCallLimits } from "./concurrent-calls";
 import { ActionResult, Dispatcher, DispatchOptions } from "./dispatcher";
 import { ErrorType, TypedError } from "./errors";
 import { appliesTo, Initializer, isInitializerLike, orderInitializers } from "./initializer";
@@ -110,8 +111,10 @@ export class HeraldServer {
       logger: this.logger,
       actionTimeout: this.config.actionTimeout,
       production: this.config.production,
+      logParams: this.config.logParams,
       globalMiddleware: globalMiddlewareOf(middleware),
-      outageBehind: (error) => this.health.outageBehind(error),
+      failureBehind: (error) => this.health.failureBehind(error),
+      concurrentCalls: readConcurrentCallLimits(this.config),
     });
     this.container.register(Dispatcher, { useValue: this.dispatcher });
 

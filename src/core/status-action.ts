@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { injectable } from "tsyringe";
+import { z } from "zod";
+import { readSettings } from "./config";
 import type { ActionDefinition, WebConfig } from "./action";
 import { HTTP_METHOD } from "./constants";
 import { ErrorType, TypedError } from "./errors";
-import type { HealthReport } from "./health";
+import type { HealthReport, ServiceHealth } from "./health";
 import { HeraldServer } from "./server";
 
 export interface StatusResponse extends HealthReport {
@@ -33,6 +35,19 @@ function probeTimeout(actionTimeoutMs: number): number {
   return actionTimeoutMs > 0 ? Math.min(fullWait, Math.floor(actionTimeoutMs / 2)) : fullWait;
 }
 
+/** How long one round of probes answers every status call: a burst of calls costs each service one probe. */
+const statusSettings = z.object({ STATUS_CACHE_MS: z.coerce.number().int().min(0).default(1000) });
+
+/**
+ * The report as anyone may read it in production: which services are up, busy or down, without
+ * the error texts, which name hosts, ports and users of the backing services.
+ */
+function withoutDetail(report: HealthReport): HealthReport {
+  const services: Record<string, ServiceHealth> = {};
+  for (const [service, { error: _detail, ...health }] of Object.entries(report.services)) services[service] = health;
+  return { healthy: report.healthy, services };
+}
+
 /**
  * The built-in `status` action (`GET /api/status` over HTTP): name, version, uptime and the
  * health of every registered backing service. When one is down it fails with
@@ -45,12 +60,17 @@ export class StatusAction implements ActionDefinition<undefined> {
   readonly web: WebConfig = { route: "/status", method: HTTP_METHOD.GET };
   private readonly bootedAt = performance.now();
   private version: string | undefined;
+  private readonly cacheMs: number;
 
-  constructor(private readonly server: HeraldServer) {}
+  constructor(private readonly server: HeraldServer) {
+    this.cacheMs = readSettings(statusSettings, server.config).STATUS_CACHE_MS;
+  }
 
   async run(): Promise<StatusResponse> {
+    const { config, health } = this.server;
     this.version ??= versionOf(this.server.app.root);
-    const report = await this.server.health.report(probeTimeout(this.server.config.actionTimeout));
+    const probed = await health.report(probeTimeout(config.actionTimeout), this.cacheMs);
+    const report = config.production ? withoutDetail(probed) : probed;
     const status: StatusResponse = {
       name: this.server.config.name,
       version: this.version,
