@@ -43,7 +43,7 @@ export { HeraldConfig, loadConfig, readSettings } from "./core/config";
 export { HealthRegistry } from "./core/health";
 export { Migrator, MIGRATOR } from "./core/migrator";
 export type { MigrationStatus } from "./core/migrator";
-export type { HealthCheck, HealthCheckOptions, HealthReport } from "./core/health";
+export type { HealthCheck, HealthCheckOptions, HealthReport, ServiceHealth, ServiceLoad } from "./core/health";
 export type { HttpMount } from "./core/http-mount";
 export { Logger } from "./core/logger";
 export type { Initializer } from "./core/initializer";

@@ -9,6 +9,7 @@ const migrationSettings = z.object({ DATABASE_MIGRATIONS: z.enum(["boot", "manua
 import { createDataSource, databaseTarget, isInMemory, pgliteDriver, type DatabaseTarget } from "../db/data-source";
 import { lockDirectory } from "../db/directory-lock";
 import { isConnectionFailure } from "../db/errors";
+import { isPoolBusy, isPoolSaturated, probeOutsidePool } from "../db/pool-load";
 import { migrate } from "../db/migrate";
 
 /**
@@ -47,9 +48,15 @@ export class DatabaseInitializer implements Initializer {
       this.server.health.register(
         "database",
         async () => {
+          // A saturated pool is load, not an outage: the node stays in its load balancer.
+          if (isPoolSaturated(this.dataSource)) {
+            await probeOutsidePool(this.dataSource);
+            return "busy";
+          }
           await this.dataSource.query("SELECT 1");
+          return undefined;
         },
-        { isOutage: isConnectionFailure },
+        { isOutage: isConnectionFailure, isBusy: (error) => isPoolBusy(this.dataSource, error) },
       );
     } catch (error) {
       // The server stops only the initializers that initialized; release what this one holds.
