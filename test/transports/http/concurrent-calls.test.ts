@@ -1,0 +1,39 @@
+import { ErrorType, HeraldServer } from "herald";
+import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
+import { Gate } from "../../fixtures/apps/http-app/services/gate";
+import { Probe } from "../../fixtures/apps/http-app/services/probe";
+import { call } from "../../reliability/support/http";
+import { HTTP_APP } from "./fixture";
+
+/** One remote address may have MAX_CONCURRENT_CALLS_PER_ADDRESS calls in flight; the next is refused with 429 at once. */
+const PER_ADDRESS = 3;
+const gate = new Gate();
+const probe = new Probe();
+let server: HeraldServer;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    appDir: HTTP_APP,
+    env: { LOG_LEVEL: "fatal", REDIS_URL: "", MAX_CONCURRENT_CALLS_PER_ADDRESS: String(PER_ADDRESS) },
+    providers: [{ token: Gate, useValue: gate }, { token: Probe, useValue: probe }],
+  });
+}, HOOK_TIMEOUT);
+
+afterAll(async () => {
+  gate.release();
+  await server?.stop();
+}, HOOK_TIMEOUT);
+
+test("calls beyond the bound from one address are refused with a typed 429 and Retry-After; later ones are served", async () => {
+  const held = Array.from({ length: PER_ADDRESS }, () => call(`${server.url}/api/slow`));
+  await waitFor(() => gate.entered === PER_ADDRESS);
+
+  const refused = await call(`${server.url}/api/echo?text=hello`);
+  expect(refused.status).toBe(429);
+  expect(refused.headers.get("retry-after")).toBe("1");
+  expect(refused.body.error).toMatchObject({ type: ErrorType.CONNECTION_RATE_LIMITED, key: "address", value: { limit: PER_ADDRESS } });
+
+  gate.release();
+  for (const answer of await Promise.all(held)) expect(answer.status).toBe(200);
+  expect((await call(`${server.url}/api/echo?text=hello`)).status).toBe(200);
+});
