@@ -117,7 +117,7 @@ test("the run covers every transport and every way to fail", async () => {
   const logged = logLines.map((line) => JSON.parse(line) as Record<string, any>).filter((line) => line.msg === "action" || line.msg === "action failed");
   expect(new Set(logged.map((line) => line.connection))).toEqual(new Set(["web", "websocket", "mcp", "task"]));
   // Valid params are logged redacted (4 actions on 3 transports, and the jobs); invalid ones by their keys only.
-  expect(logged.filter((line) => JSON.stringify(line.params).includes("[[secret]]")).length).toBeGreaterThanOrEqual(12);
+  expect(logged.filter((line) => JSON.stringify(line.params ?? {}).includes("[[secret]]")).length).toBeGreaterThanOrEqual(12);
   expect(logged.filter((line) => line.status === 422).every((line) => line.params === undefined && line.paramKeys.includes("password"))).toBe(true);
   expect(answers.at(-3)).toContain("[[secret]]");
   expect(answers.at(-1)).toContain("The mailer refused");
