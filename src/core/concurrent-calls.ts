@@ -12,7 +12,7 @@ const settingsSchema = z.object({
 
 /** Bounds on the calls in flight at once; 0 is no bound. */
 export interface ConcurrentCallLimits {
-  /** On one connection: a WebSocket, an MCP session; an HTTP request is a connection of one call. */
+  /** On one connection: a WebSocket; an HTTP request or an MCP call is a connection of one call. */
   perConnection: number;
   /** From one remote address, over every transport that has one. */
   perAddress: number;
