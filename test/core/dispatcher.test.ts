@@ -463,6 +463,34 @@ describe("request log fields", () => {
     expect(logs[1]).toMatchObject({ action: "fields:unknown", connection: "web", status: 404, paramKeys: ["b"] });
   });
 
+  test("logged values are bounded: long arrays, many keys, deep nesting, models and bytes", async () => {
+    class User {
+      constructor(
+        readonly id: number,
+        readonly passwordHash: string,
+      ) {}
+    }
+    const inputs = z.object({ list: z.array(z.number()), wide: z.record(z.string(), z.number()), deep: z.unknown(), user: z.instanceof(User), bytes: z.instanceof(Uint8Array) });
+    const { run, logs } = pipeline([action({ name: "fields:bounded", inputs })]);
+    const wide = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`k${index}`, index]));
+    await run("fields:bounded", {
+      list: Array.from({ length: 25 }, (_, index) => index),
+      wide,
+      deep: { a: { b: { c: { d: { e: "too deep" } } } } },
+      user: new User(42, "scrypt$hash"),
+      bytes: new Uint8Array(1000),
+    });
+    const { params } = logs.find((line) => line.action === "fields:bounded")!;
+    expect(params.list).toEqual([...Array.from({ length: 20 }, (_, index) => index), "…(+5 items)"]);
+    expect(Object.keys(params.wide)).toHaveLength(51);
+    expect(params.wide["…"]).toBe("+10 keys");
+    // Four levels from the params themselves: params, deep, a, b.
+    expect(params.deep).toEqual({ a: { b: { c: "[object]" } } });
+    expect(params.user).toBe("[User 42]");
+    expect(params.bytes).toBe("[1000 bytes]");
+    expect(JSON.stringify(logs)).not.toContain("scrypt$hash");
+  });
+
   test("each connection type's lines name their own type", async () => {
     const { dispatcher, logs } = pipeline([action({ name: "fields:types" })]);
     await dispatcher.run("fields:types", {}, new Connection({ type: CONNECTION_TYPE.web }));
