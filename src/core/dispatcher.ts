@@ -71,6 +71,8 @@ interface CallOutcome {
   validated: ParamsRecord | undefined;
   response: unknown;
   error: TypedError | undefined;
+  /** A run still going after its timeout answered the call: it still holds what it uses. */
+  overrun?: Promise<unknown>;
 }
 
 /**
@@ -140,7 +142,13 @@ export class Dispatcher {
         try {
           await this.validateAndRun(registered, rawParams, call, connection, dispatchOptions);
         } finally {
-          this.inFlight?.leave(connection);
+          // A run that outlives its timeout still counts against its caller until it ends.
+          if (call.overrun) {
+            const leave = () => this.inFlight?.leave(connection);
+            // Both ways: a derived promise of the rejection would be one nobody handles.
+            void call.overrun.then(leave, leave);
+          }
+          else this.inFlight?.leave(connection);
         }
       }
     }
@@ -197,7 +205,7 @@ export class Dispatcher {
 
     if (!call.error) {
       try {
-        call.response = await this.runWithTimeout(registered.action, call.params, connection, dispatchOptions);
+        call.response = await this.runWithTimeout(registered.action, call, connection, dispatchOptions);
       } catch (thrown) {
         call.error = this.normalize(thrown, connection);
       }
@@ -245,21 +253,25 @@ export class Dispatcher {
     return requestLogger;
   }
 
+  /** Runs the action with `call.params`; one that outlives its timeout is left in `call.overrun`. */
   private runWithTimeout(
     action: ActionDefinition,
-    params: ParamsRecord,
+    call: CallOutcome,
     connection: Connection,
     { controller: ownController, signal: externalSignal }: DispatchOptions,
   ): Promise<unknown> {
     const timeoutMs = action.timeout ?? this.options.actionTimeout;
     const controller = ownController ?? linkedController(externalSignal);
+    const { params } = call;
     if (!timeoutMs) return invoke(action, params, connection, controller.signal);
 
     // One promise settled by whichever comes first, rather than Promise.race over a second promise for the timer.
     return new Promise((resolve, reject) => {
       let expired = false;
+      const running = invoke(action, params, connection, controller.signal);
       const timer = setTimeout(() => {
         expired = true;
+        call.overrun = running;
         const timeoutError = new TypedError({
           message: `Action "${action.name}" timed out after ${timeoutMs} ms`,
           type: ErrorType.CONNECTION_ACTION_TIMEOUT,
@@ -267,7 +279,7 @@ export class Dispatcher {
         controller.abort(timeoutError);
         reject(timeoutError);
       }, timeoutMs);
-      invoke(action, params, connection, controller.signal).then(
+      running.then(
         (response) => {
           clearTimeout(timer);
           resolve(response);

@@ -7,24 +7,25 @@ import { HTTP_APP } from "./fixture";
 
 /** One remote address may have MAX_CONCURRENT_CALLS_PER_ADDRESS calls in flight; the next is refused with 429 at once. */
 const PER_ADDRESS = 3;
-const gate = new Gate();
-const probe = new Probe();
+let gate: Gate;
 let server: HeraldServer;
 
-beforeAll(async () => {
+async function boot(env: NodeJS.ProcessEnv): Promise<void> {
+  gate = new Gate();
   server = await startTestServer({
     appDir: HTTP_APP,
-    env: { LOG_LEVEL: "fatal", REDIS_URL: "", MAX_CONCURRENT_CALLS_PER_ADDRESS: String(PER_ADDRESS) },
-    providers: [{ token: Gate, useValue: gate }, { token: Probe, useValue: probe }],
+    env: { LOG_LEVEL: "fatal", REDIS_URL: "", ...env },
+    providers: [{ token: Gate, useValue: gate }, { token: Probe, useValue: new Probe() }],
   });
-}, HOOK_TIMEOUT);
+}
 
-afterAll(async () => {
+afterEach(async () => {
   gate.release();
   await server?.stop();
 }, HOOK_TIMEOUT);
 
 test("calls beyond the bound from one address are refused with a typed 429 and Retry-After; later ones are served", async () => {
+  await boot({ MAX_CONCURRENT_CALLS_PER_ADDRESS: String(PER_ADDRESS) });
   const held = Array.from({ length: PER_ADDRESS }, () => call(`${server.url}/api/slow`));
   await waitFor(() => gate.entered === PER_ADDRESS);
 
@@ -36,4 +37,13 @@ test("calls beyond the bound from one address are refused with a typed 429 and R
   gate.release();
   for (const answer of await Promise.all(held)) expect(answer.status).toBe(200);
   expect((await call(`${server.url}/api/echo?text=hello`)).status).toBe(200);
+});
+
+test("a run that outlives its timeout still counts until it ends", async () => {
+  await boot({ MAX_CONCURRENT_CALLS_PER_ADDRESS: "1", ACTION_TIMEOUT: "300" });
+  expect((await call(`${server.url}/api/slow`)).status).toBe(408);
+  expect((await call(`${server.url}/api/echo?text=hello`)).status).toBe(429);
+
+  gate.release();
+  await waitFor(async () => (await call(`${server.url}/api/echo?text=hello`)).status === 200);
 });
