@@ -28,7 +28,26 @@ export interface LoggedParams {
 export function loggedParams(mode: LogParams, schema: z.ZodType | undefined, params: unknown, validated: boolean): LoggedParams {
   if (mode === LogParams.none) return {};
   if (mode === LogParams.keys || !validated) return { paramKeys: boundedKeys(params) };
-  return { params: bounded(redactSecrets(schema, params), 0) };
+  const redacted = redactSecrets(schema, params);
+  // Most params are small: checking costs less than copying, and the line is the same.
+  return { params: withinBounds(redacted, 0) ? redacted : bounded(redacted, 0) };
+}
+
+/** Whether `bounded` would give back `value` unchanged. */
+function withinBounds(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return value.length <= LOGGED_STRING_LENGTH;
+  if (typeof value !== "object" || value === null) return typeof value !== "bigint";
+  if (depth >= LOGGED_DEPTH) return false;
+  if (Array.isArray(value)) return value.length <= LOGGED_ITEMS && value.every((item) => withinBounds(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  let count = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (++count > LOGGED_KEYS || key.length > LOGGED_KEY_LENGTH) return false;
+    if (!withinBounds((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 function boundedKeys(params: unknown): string[] {
