@@ -122,3 +122,23 @@ test("a request on an idle kept-alive socket after SIGTERM is answered 503 with 
     agent.destroy();
   }
 });
+
+test("WebSocket calls in flight and sent after SIGTERM each get an answer to their messageId before the close frame", async () => {
+  const herald = await start({ WS_SHUTDOWN_TIMEOUT: "1000" });
+  const socket = await WsClient.open(herald.url);
+  const answered = socket.call("slow:wait", { ms: 0, label: "answered" });
+  const cutOff = socket.call("slow:wait", { ms: 600_000, label: "cut-off" });
+  await herald.waitForLines("slow:wait started", 1, { label: "cut-off" });
+  expect(await answered).toMatchObject({ response: { label: "answered" } });
+
+  herald.signal("SIGTERM");
+  await herald.waitForLines("stopping", 1);
+  const late = socket.call("slow:wait", { ms: 0, label: "late" });
+
+  const shuttingDown = { error: { type: "CONNECTION_SERVICE_UNAVAILABLE", message: "The server is shutting down" } };
+  expect(await late).toMatchObject(shuttingDown);
+  expect(await cutOff).toMatchObject(shuttingDown);
+  expect(await socket.closed).toBe(1001);
+  expect(await herald.exited).toBe(0);
+  expect(herald.lines("slow:wait started", { label: "late" })).toEqual([]);
+});
