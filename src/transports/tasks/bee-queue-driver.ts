@@ -5,6 +5,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
 import { runForgottenScriptsByEval } from "./bee-queue-scripts";
 import { asJobFailure } from "./job-failure";
+import { readRedisPersistence, RedisPersistence } from "./redis-persistence";
 import { CommandClient, JobRecord, RedisRecords } from "./redis-records";
 
 export interface BeeQueueDriverOptions {
@@ -69,6 +70,10 @@ export class BeeQueueDriver implements QueueDriver {
 
   async ping(): Promise<void> {
     await this.redis.ping();
+  }
+
+  persistence(): Promise<RedisPersistence> {
+    return readRedisPersistence(this.redis);
   }
 
   enqueue(queue: string, newJobs: readonly NewJob[]): Promise<string[]> {
