@@ -1,5 +1,7 @@
+import { Agent, request } from "node:http";
+import { connect } from "node:net";
 import { join } from "node:path";
-import { HOOK_TIMEOUT } from "herald/testing";
+import { HOOK_TIMEOUT, waitFor } from "herald/testing";
 import { HeraldProcess } from "./support/herald-process";
 import { call } from "./support/http";
 import { deleteAppKeys, SHARED_REDIS_URL, uniqueAppName } from "./support/shared-redis";
@@ -64,4 +66,79 @@ test("a second SIGTERM forces the exit while the first is still waiting for work
   expect(herald.lines("second signal: exiting now")).toHaveLength(1);
   // Forced: the request in hand is cut off rather than answered.
   await expect(endless).rejects.toThrow();
+});
+
+/** One GET over `agent`, with whether it went over a socket the agent kept alive. */
+function getOver(agent: Agent, url: string): Promise<{ status: number; connection: string | undefined; body: any; reusedSocket: boolean }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { agent }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, connection: response.headers.connection, body: JSON.parse(text), reusedSocket: sent.reusedSocket }),
+      );
+    });
+    sent.on("error", reject);
+    sent.end();
+  });
+}
+
+/** Whether the listener at `url` refuses new connections, as it does once it has stopped accepting. */
+function refusesConnections(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(true));
+  });
+}
+
+test("a request on an idle kept-alive socket after SIGTERM is answered 503 with Connection: close, not reset", async () => {
+  const herald = await start({ HTTP_SHUTDOWN_TIMEOUT: "60000" });
+  const api = `${herald.url}/api`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    expect(await getOver(agent, `${api}/slow?ms=0&label=first`)).toMatchObject({ status: 200, reusedSocket: false });
+    const inFlight = call(`${api}/slow?ms=3000&label=in-flight`);
+    await herald.waitForLines("slow:wait started", 1, { label: "in-flight" });
+
+    herald.signal("SIGTERM");
+    await waitFor(() => refusesConnections(herald.url), { timeout: 10_000 });
+
+    expect(await getOver(agent, `${api}/slow?ms=0&label=late`)).toMatchObject({
+      status: 503,
+      connection: "close",
+      reusedSocket: true,
+      body: { error: { type: "CONNECTION_SERVICE_UNAVAILABLE", message: "The server is shutting down" } },
+    });
+    expect(await inFlight).toMatchObject({ status: 200, body: { label: "in-flight", waited: 3000 } });
+    expect(await herald.exited).toBe(0);
+    expect(herald.lines("slow:wait started", { label: "late" })).toEqual([]);
+  } finally {
+    agent.destroy();
+  }
+});
+
+test("WebSocket calls in flight and sent after SIGTERM each get an answer to their messageId before the close frame", async () => {
+  const herald = await start({ WS_SHUTDOWN_TIMEOUT: "1000" });
+  const socket = await WsClient.open(herald.url);
+  const answered = socket.call("slow:wait", { ms: 0, label: "answered" });
+  const cutOff = socket.call("slow:wait", { ms: 600_000, label: "cut-off" });
+  await herald.waitForLines("slow:wait started", 1, { label: "cut-off" });
+  expect(await answered).toMatchObject({ response: { label: "answered" } });
+
+  herald.signal("SIGTERM");
+  await herald.waitForLines("stopping", 1);
+  const late = socket.call("slow:wait", { ms: 0, label: "late" });
+
+  const shuttingDown = { error: { type: "CONNECTION_SERVICE_UNAVAILABLE", message: "The server is shutting down" } };
+  expect(await late).toMatchObject(shuttingDown);
+  expect(await cutOff).toMatchObject(shuttingDown);
+  expect(await socket.closed).toBe(1001);
+  expect(await herald.exited).toBe(0);
+  expect(herald.lines("slow:wait started", { label: "late" })).toEqual([]);
 });

@@ -12,7 +12,9 @@ import { COMPRESSION_THRESHOLD } from "./json-body";
 import { serveMounts } from "./mounts";
 import { assignRequestId } from "./request-id";
 import { RequestOrigin, requestOrigin } from "./request-origin";
-import type { RequestTracker } from "./request-tracker";
+import { lingerAfterAnswer } from "./refused-socket";
+import { type RequestTracker, shuttingDown } from "./request-tracker";
+import { sendError } from "./response-writer";
 import { securityHeaders } from "./security-headers";
 import type { HttpSettings } from "./settings";
 import { staticFiles } from "./static-files";
@@ -30,14 +32,19 @@ function trustProxy(app: Express, value: HttpSettings["trustProxy"]): void {
   }
 }
 
-/** What every request gets first, as one middleware: tracking for shutdown, its id, the security headers. */
-function everyRequest(tracker: RequestTracker, origin: RequestOrigin): RequestHandler {
+/**
+ * What every request gets first, as one middleware: tracking for shutdown, its id, the security
+ * headers; and, once the server is shutting down, its refusal.
+ */
+function everyRequest(tracker: RequestTracker, origin: RequestOrigin, production: boolean): RequestHandler {
   const setSecurityHeaders = securityHeaders(origin);
   return (req, res, next) => {
-    tracker.begin(res);
+    const accepted = tracker.begin(res);
     assignRequestId(req, res);
     setSecurityHeaders(req, res);
-    next();
+    if (accepted) return next();
+    lingerAfterAnswer(req.socket);
+    void sendError(res, shuttingDown(), production);
   };
 }
 
@@ -56,7 +63,7 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
   const readBody = bodyReader(settings.bodyLimit, settings.maxFiles);
   app.use(
     handlerSequence([
-      everyRequest(tracker, origin),
+      everyRequest(tracker, origin, server.config.production),
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       serveMounts(server.httpMounts, settings.bodyLimit),

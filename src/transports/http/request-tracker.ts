@@ -4,7 +4,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 
 const clientGone = () =>
   new TypedError({ message: "The client closed the connection before the response", type: ErrorType.CONNECTION_ACTION_RUN });
-const shuttingDown = () =>
+export const shuttingDown = () =>
   new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
 
 /**
@@ -36,11 +36,16 @@ export class RequestTracker {
     });
   }
 
-  /** Tracks a request until its response closes. */
-  begin(res: ServerResponse): void {
+  /**
+   * Tracks a request until its response closes. False once closing has begun: the request came
+   * over a kept-alive socket after the listener stopped, and is to be refused rather than run.
+   */
+  begin(res: ServerResponse): boolean {
     this.inFlight.set(res, undefined);
-    if (this.closing) res.setHeader("Connection", "close");
     res.on("close", this.onClose);
+    if (!this.closing) return true;
+    res.setHeader("Connection", "close");
+    return false;
   }
 
   /**
@@ -65,14 +70,16 @@ export class RequestTracker {
 
   /**
    * Stops accepting connections, lets the requests in flight finish for up to `graceMs`, then
-   * aborts what remains and closes every socket (upgraded ones included).
+   * aborts what remains and closes every socket (upgraded ones included). Idle keep-alive sockets
+   * stay open while requests are in flight, so a request a client sent over one just as closing
+   * began gets a 503 instead of a reset; they close once nothing is in flight.
    */
   async close(listener: Server, graceMs: number): Promise<void> {
     this.closing = true;
-    const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+    const closed = closeKeepingIdleSockets(listener);
     for (const res of this.inFlight.keys()) if (!res.headersSent) res.setHeader("Connection", "close");
-    listener.closeIdleConnections();
     for (const res of this.streams) this.inFlight.get(res)?.abort(shuttingDown());
+    if (this.inFlight.size === 0) listener.closeIdleConnections();
     const timer = setTimeout(() => {
       for (const controller of this.inFlight.values()) controller?.abort(shuttingDown());
       for (const socket of this.sockets) socket.destroy();
@@ -89,7 +96,20 @@ export class RequestTracker {
     this.inFlight.delete(res);
     this.streams.delete(res);
     if (controller && !res.writableFinished) controller.abort(clientGone());
-    // A keep-alive socket whose response was already under way when closing began.
-    if (this.closing) setImmediate(() => this.listener?.closeIdleConnections());
+    // Once nothing is in flight, no client waits for the listener any more: its idle sockets can go.
+    if (this.closing && this.inFlight.size === 0) setImmediate(() => this.listener?.closeIdleConnections());
+  }
+}
+
+/**
+ * http.Server's close: stops accepting and its timeout checks, but without its usual closing of
+ * the idle keep-alive sockets, which would reset a request already on its way over one.
+ */
+function closeKeepingIdleSockets(listener: Server): Promise<void> {
+  listener.closeIdleConnections = () => undefined;
+  try {
+    return new Promise((resolve) => listener.close(() => resolve()));
+  } finally {
+    delete (listener as Partial<Server>).closeIdleConnections;
   }
 }

@@ -3,7 +3,9 @@ import BeeQueue from "bee-queue";
 import { Redis } from "ioredis";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
+import { runForgottenScriptsByEval } from "./bee-queue-scripts";
 import { asJobFailure } from "./job-failure";
+import { readRedisPersistence, RedisPersistence } from "./redis-persistence";
 import { CommandClient, JobRecord, RedisRecords } from "./redis-records";
 
 export interface BeeQueueDriverOptions {
@@ -30,9 +32,6 @@ const LOST = new Set(["reconnecting", "close", "end"]);
 
 /** How long a queue's first connection may take before an enqueue gives up on it. */
 const PRODUCER_READY_TIMEOUT_MS = 5000;
-
-// bee-queue's Lua scripts, which it loads only at its first connection (bee-queue#489).
-const beeQueueScripts = require("bee-queue/lib/lua") as { buildCache(client: unknown): Promise<unknown> };
 
 function queueUnavailable(cause: unknown): TypedError {
   if (cause instanceof TypedError) return cause;
@@ -71,6 +70,10 @@ export class BeeQueueDriver implements QueueDriver {
 
   async ping(): Promise<void> {
     await this.redis.ping();
+  }
+
+  persistence(): Promise<RedisPersistence> {
+    return readRedisPersistence(this.redis);
   }
 
   enqueue(queue: string, newJobs: readonly NewJob[]): Promise<string[]> {
@@ -259,16 +262,7 @@ export class BeeQueueDriver implements QueueDriver {
       removeOnFailure: false,
       stallInterval: this.options.stallIntervalMs,
     });
-    // A Redis that restarted has forgotten the scripts: load them again at every reconnection.
-    created
-      .ready()
-      .then(() => {
-        const client = (created as unknown as { client: NodeJS.EventEmitter }).client;
-        client.on("ready", () => {
-          beeQueueScripts.buildCache(client).catch((error: Error) => this.options.onError?.(error, queue));
-        });
-      })
-      .catch(() => undefined);
+    runForgottenScriptsByEval(created as BeeQueue<unknown>);
     created.on("error", (error: Error) => {
       // A cut-off job cannot be marked done after close; stopWorkers counts those already.
       if (error instanceof CutOff || /^unable to update the status/.test(error.message)) return;

@@ -1,3 +1,4 @@
+import type { RedisPersistence } from "./redis-persistence";
 import type { ErrorBody } from "../../core/error-body";
 
 /** What a queued job carries: the action to run and its raw (not yet validated) params. */
@@ -100,6 +101,8 @@ export interface QueueDriver {
   readonly kind: "redis" | "memory";
   /** Fails when the backend is unreachable. */
   ping(): Promise<void>;
+  /** What the backend keeps across its own restart; absent where it keeps nothing by design (in process). */
+  persistence?(): Promise<RedisPersistence>;
   /** Queues the jobs (pipelined where the backend can) and returns their ids, in order. */
   enqueue(queue: string, jobs: readonly NewJob[]): Promise<string[]>;
   /** Starts taking jobs of the queue, at most `concurrency` at once. */

@@ -1,6 +1,7 @@
 import { injectable } from "tsyringe";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
+import { warnWithoutPersistence } from "./persistence-warning";
 import { TaskRuntime } from "./runtime";
 import { TaskService } from "./task-service";
 import { TASK_OPERATIONS } from "../../core/task-operations";
@@ -24,12 +25,13 @@ export class TasksInitializer implements Initializer {
   /**
    * A process with workers connects at boot, to fail fast without Redis. An app without task
    * actions, and a cli or mcp process, connect on first use of TaskService only, so a command
-   * that queues nothing does not pay for (or depend on) the connection.
+   * that queues nothing does not pay for (or depend on) the connection. A process with workers
+   * also says when Redis would lose the queue at its next restart.
    */
   async initialize(): Promise<void> {
     if (!this.runtime.queues().length) return;
     this.server.health.register("queue", async () => (await this.runtime.driver()).ping());
-    if (this.runtime.runsWorkers) await this.runtime.driver();
+    if (this.runtime.runsWorkers) await warnWithoutPersistence(await this.runtime.driver(), this.server.logger);
   }
 
   async stop(): Promise<void> {

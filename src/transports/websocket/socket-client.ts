@@ -41,8 +41,11 @@ function isWebResponse(value: unknown): value is Response {
 export class SocketClient {
   /** Settles once the socket has closed and its subscriptions have ended. */
   readonly done: Promise<void>;
-  /** The controller of each action in flight: aborted when the socket closes or the grace period ends. */
-  private readonly inFlight = new Set<AbortController>();
+  /**
+   * The controller of each action in flight, with the messageId it answers: aborted when the
+   * socket closes or the grace period ends. A call no longer here has been answered already.
+   */
+  private readonly inFlight = new Map<AbortController, MessageId>();
   /** Resolves the shutdown's wait once the last action in flight has been answered. */
   private onIdle: (() => void) | undefined;
   private readonly subscriptions = new Map<string, ChannelSubscription>();
@@ -86,7 +89,8 @@ export class SocketClient {
 
   /**
    * Refuses new messages, lets the actions in flight finish for up to `graceMs` (then aborts
-   * them), and closes the socket with 1001.
+   * them and answers each with CONNECTION_SERVICE_UNAVAILABLE, before the close frame, since an
+   * aborted action may take its time to return), and closes the socket with 1001.
    */
   async shutdown(graceMs: number): Promise<void> {
     this.draining = true;
@@ -96,7 +100,11 @@ export class SocketClient {
       const idle = new Promise<void>((resolve) => (this.onIdle = resolve));
       await Promise.race([idle, deadline]);
       clearTimeout(timer);
-      for (const controller of this.inFlight) controller.abort(shuttingDown());
+      for (const [controller, messageId] of this.inFlight) {
+        controller.abort(shuttingDown());
+        this.sendError(messageId, shuttingDown());
+      }
+      this.inFlight.clear();
     }
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
     // A peer that does not answer the close frame is cut off.
@@ -149,17 +157,17 @@ export class SocketClient {
   private async runAction(messageId: MessageId, action: string, params: Record<string, unknown>): Promise<void> {
     // The call's own controller goes to the dispatcher, which aborts it on timeout; the socket aborts it on close.
     const controller = new AbortController();
-    this.inFlight.add(controller);
+    this.inFlight.set(controller, messageId);
     try {
       const reload = this.inFlight.size === 1 ? this.reloadSession() : undefined;
       if (reload) await reload;
       const result = await this.context.dispatcher.run(action, params, this.connection, { controller });
-      this.reply(messageId, result);
+      if (this.inFlight.has(controller)) this.reply(messageId, result);
     } catch (error) {
       this.context.logger.error({ err: error, action }, "websocket: could not answer an action");
       // The caller still gets an answer to its messageId, so it never waits for one forever.
       try {
-        this.sendError(messageId, toTypedError(error, this.context.production));
+        if (this.inFlight.has(controller)) this.sendError(messageId, toTypedError(error, this.context.production));
       } catch {
         // The socket itself is gone: there is no one left to answer.
       }
@@ -251,7 +259,7 @@ export class SocketClient {
 
   private async onClose(): Promise<void> {
     this.closed = true;
-    for (const controller of this.inFlight) controller.abort(clientGone());
+    for (const controller of this.inFlight.keys()) controller.abort(clientGone());
     const channels = new Set([...this.subscriptions.keys(), ...this.channelQueue.keys()]);
     await Promise.all(
       [...channels].map((channel) =>

@@ -15,10 +15,12 @@ export class OwnRedis {
   private constructor(
     readonly port: number,
     private readonly dir: string,
+    private readonly settings: readonly string[],
   ) {}
 
-  static async start(): Promise<OwnRedis> {
-    const redis = new OwnRedis(await freePort(), mkdtempSync(join(tmpdir(), "herald-own-redis-")));
+  /** `settings`: more redis-server arguments, such as `["--rename-command", "CONFIG", ""]`. */
+  static async start(settings: readonly string[] = []): Promise<OwnRedis> {
+    const redis = new OwnRedis(await freePort(), mkdtempSync(join(tmpdir(), "herald-own-redis-")), settings);
     await redis.resume();
     return redis;
   }
@@ -32,7 +34,7 @@ export class OwnRedis {
     if (this.process) return;
     const child = spawn(
       "redis-server",
-      ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always"],
+      ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always", ...this.settings],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     this.process = child;
