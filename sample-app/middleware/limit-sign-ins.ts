@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { HeraldServer, injectable, rateLimit, readSettings, type ActionMiddleware, type Connection } from "herald";
 
@@ -7,6 +8,11 @@ const settings = z.object({
   SIGN_IN_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   SIGN_IN_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
 });
+
+/** The counter's key for an address: hashed, so that the rate-limit store (Redis) holds no e-mail addresses. */
+function accountKey(email: string): string {
+  return createHash("sha256").update(email.toLowerCase()).digest("base64url");
+}
 
 /**
  * Bounds password guessing: sign-in attempts per account (whoever sends them, so spreading a
@@ -25,7 +31,7 @@ export class LimitSignIns implements ActionMiddleware {
       name: "sign-in-per-account",
       limit: SIGN_IN_ATTEMPTS_PER_ACCOUNT,
       windowMs: FIFTEEN_MINUTES,
-      by: (_connection, params) => (typeof params.email === "string" ? params.email.toLowerCase() : undefined),
+      by: (_connection, params) => (typeof params.email === "string" ? accountKey(params.email) : undefined),
     });
     const PerAddress = rateLimit({
       name: "sign-in-per-address",
