@@ -1,12 +1,25 @@
 import { DataSource } from "typeorm";
 import { z } from "zod";
-import { ErrorType, HTTP_METHOD, TypedError, Web, type Action, type ActionParams, type Connection } from "herald";
+import { ErrorType, HTTP_METHOD, TypedError, Web, secret, type Action, type ActionParams, type Connection } from "herald";
 import { isUniqueViolation } from "../db/errors";
 import { User } from "../entities/user";
-import { hashPassword } from "../lib/passwords";
+import { hashPassword, verifyPassword } from "../lib/passwords";
 import type { SignedIn } from "../lib/signed-in";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeUser, serializeUserFor, userFields, zUserIdOrModel } from "../schemas/user";
+
+async function checkCurrentPassword(currentPassword: string | undefined, passwordHash: string): Promise<void> {
+  if (currentPassword === undefined) {
+    throw new TypedError({
+      message: "Changing the password needs the current password",
+      type: ErrorType.CONNECTION_ACTION_PARAM_REQUIRED,
+      key: "currentPassword",
+    });
+  }
+  if (!(await verifyPassword(currentPassword, passwordHash))) {
+    throw new TypedError({ message: "The current password is wrong", type: ErrorType.CONNECTION_NOT_AUTHENTICATED, key: "currentPassword" });
+  }
+}
 
 function emailTaken(cause: unknown): TypedError {
   return new TypedError({
@@ -65,6 +78,7 @@ export class UserEdit implements Action {
     name: userFields.name.optional(),
     email: userFields.email.optional(),
     password: userFields.password.optional(),
+    currentPassword: secret(z.string().min(1).max(256).describe("Your password as it is now: required to change it")).optional(),
   });
   middleware = [RequireSignIn];
   mcp = { tool: false };
@@ -73,6 +87,8 @@ export class UserEdit implements Action {
 
   async run(params: SignedIn<ActionParams<UserEdit>>, connection?: Connection) {
     const user = params.currentUser;
+    // Whoever holds a stolen session must not be able to lock the owner out.
+    if (params.password !== undefined) await checkCurrentPassword(params.currentPassword, user.password_hash);
     if (params.name !== undefined) user.name = params.name;
     if (params.email !== undefined) user.email = params.email;
     if (params.password !== undefined) user.password_hash = await hashPassword(params.password);
@@ -83,8 +99,12 @@ export class UserEdit implements Action {
       if (isUniqueViolation(error)) throw emailTaken(error);
       throw error;
     }
-    // A new password retires the session id it was changed under, as a sign-in does.
-    if (params.password !== undefined) await connection?.session?.regenerate();
+    if (params.password !== undefined && connection?.session) {
+      // A new password retires the session id it was changed under, as a sign-in does, and signs
+      // out every other session of the user: one of them may be the reason for the change.
+      await connection.session.regenerate();
+      await connection.session.destroyOthersOf(user.id);
+    }
     return { user: serializeUser(user) };
   }
 }

@@ -13,9 +13,17 @@ export class RequireSignIn implements ActionMiddleware {
   // so the DataSource is looked up in the server's container when a call comes, not injected.
   constructor(private readonly server: HeraldServer) {}
 
+  /**
+   * An anonymous caller is refused before the inputs are read: an input that looks a record up
+   * (`zUserIdOrModel`) would otherwise query the database for it and tell a missing id (404) from
+   * an existing one (401).
+   */
+  runBeforeInputs(connection: Connection): void {
+    signedInUserId(connection);
+  }
+
   async runBefore(params: Record<string, unknown>, connection: Connection): Promise<{ updatedParams: SignedIn<Record<string, unknown>> }> {
-    const userId = connection.session?.get<number>(SESSION_USER_ID);
-    if (typeof userId !== "number") throw notSignedIn();
+    const userId = signedInUserId(connection);
     const currentUser = await this.server.container.resolve(DataSource).getRepository(User).findOneBy({ id: userId });
     if (!currentUser) {
       await connection.session?.delete(SESSION_USER_ID);
@@ -23,4 +31,10 @@ export class RequireSignIn implements ActionMiddleware {
     }
     return { updatedParams: { ...params, currentUser } };
   }
+}
+
+function signedInUserId(connection: Connection): number {
+  const userId = connection.session?.get<number>(SESSION_USER_ID);
+  if (typeof userId !== "number") throw notSignedIn();
+  return userId;
 }

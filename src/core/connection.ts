@@ -12,6 +12,10 @@ export interface ConnectionSession {
   delete(key: string): Promise<void>;
   destroy(): Promise<void>;
   regenerate(): Promise<void>;
+  /** Records the session as one of `owner`'s (a user's id), for `destroyOthersOf`; call it again after `regenerate`. */
+  own(owner: string | number): Promise<void>;
+  /** Ends every other session recorded for `owner` (signed in elsewhere), and records this one as theirs. */
+  destroyOthersOf(owner: string | number): Promise<void>;
 }
 
 /** Where a transport sends an action's progress (MCP progress notifications, for one). */

@@ -94,10 +94,17 @@ function invoke(action: ActionDefinition, params: ParamsRecord, connection: Conn
   }
 }
 
+/** The chain's `runBeforeInputs`, in chain order; a throw refuses the call before its inputs are read. */
+async function admit(admission: readonly ActionMiddleware[], rawParams: ParamsRecord, connection: Connection): Promise<void> {
+  for (const middleware of admission) await middleware.runBeforeInputs!(connection, rawParams);
+}
+
 /** What the dispatcher derives from a registered action once, rather than on every call. */
 interface ActionPlan {
   /** Global middleware, then the action's own. */
   chain: readonly ActionMiddleware[];
+  /** The chain's middleware with a `runBeforeInputs`: most chains have none, and then no call pays for the hook. */
+  admission: readonly ActionMiddleware[];
   /**
    * The request log's logger per connection type, with `action` and `connection` bound: pino
    * serializes a child's bindings once, instead of both fields on every line.
@@ -171,6 +178,8 @@ export class Dispatcher {
   ): Promise<void> {
     try {
       assertParamsDepth(rawParams);
+      const { admission } = this.planOf(registered);
+      if (admission.length > 0) await admit(admission, call.params, connection);
       const parsed = parseParams(registered.action.inputs, rawParams);
       call.params = parsed instanceof Promise ? await parsed : parsed;
       call.validated = call.params;
@@ -233,7 +242,8 @@ export class Dispatcher {
   private planOf(registered: RegisteredAction): ActionPlan {
     let plan = this.plans.get(registered);
     if (!plan) {
-      plan = { chain: [...this.globalMiddleware, ...registered.middleware], requestLoggers: new Map() };
+      const chain = [...this.globalMiddleware, ...registered.middleware];
+      plan = { chain, admission: chain.filter((middleware) => middleware.runBeforeInputs), requestLoggers: new Map() };
       this.plans.set(registered, plan);
     }
     return plan;

@@ -13,6 +13,12 @@ export interface AfterContext {
 
 export interface ActionMiddleware<P = any> {
   name?: string;
+  /**
+   * Runs before the inputs are validated, with the params as the caller sent them: a throw refuses
+   * the call before an input's transform (a database lookup, for one) runs or a validation error
+   * describes the inputs. What it returns is ignored; params are changed in `runBefore`.
+   */
+  runBeforeInputs?(connection: Connection, rawParams: Readonly<Record<string, unknown>>): Promise<void> | void;
   runBefore?(params: P, connection: Connection): Promise<ActionMiddlewareResponse<P> | void>;
   runAfter?(
     params: P,

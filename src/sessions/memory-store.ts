@@ -18,6 +18,7 @@ interface Entry {
 export class MemorySessionStore implements SessionStore {
   readonly driver = "memory";
   private readonly entries = new Map<string, Entry>();
+  private readonly owned = new Map<string, Set<string>>();
   private readonly sweepIntervalMs: number;
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -52,14 +53,37 @@ export class MemorySessionStore implements SessionStore {
     this.entries.delete(id);
   }
 
+  async addOwned(owner: string, id: string): Promise<void> {
+    const ids = this.owned.get(owner) ?? new Set<string>();
+    for (const known of ids) if (!this.isLive(known)) ids.delete(known);
+    ids.add(id);
+    this.owned.set(owner, ids);
+  }
+
+  async deleteOwned(owner: string, keepId?: string): Promise<void> {
+    for (const id of this.owned.get(owner) ?? []) if (id !== keepId) this.entries.delete(id);
+    if (keepId === undefined) this.owned.delete(owner);
+    else this.owned.set(owner, new Set([keepId]));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
     this.entries.clear();
+    this.owned.clear();
+  }
+
+  private isLive(id: string): boolean {
+    const entry = this.entries.get(id);
+    return entry !== undefined && entry.expiresAt > Date.now();
   }
 
   private sweep(): void {
     const now = Date.now();
     for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
+    for (const [owner, ids] of this.owned) {
+      for (const id of ids) if (!this.entries.has(id)) ids.delete(id);
+      if (ids.size === 0) this.owned.delete(owner);
+    }
   }
 }

@@ -100,6 +100,34 @@ export class RedisSessionStore implements SessionStore {
     await this.command(() => this.client.del(this.prefix + id));
   }
 
+  /**
+   * The owner's index is a Redis set beside the sessions, without a TTL of its own (a session's
+   * TTL moves on every read); ids whose session key has expired are removed from it here.
+   */
+  async addOwned(owner: string, id: string): Promise<void> {
+    const index = this.ownerKey(owner);
+    await this.command(async () => {
+      const known = await this.client.smembers(index);
+      const live = known.length === 0 ? [] : await this.liveAmong(known);
+      const ended = known.filter((member) => !live.includes(member));
+      const transaction = this.client.multi().sadd(index, id);
+      if (ended.length > 0) transaction.srem(index, ...ended);
+      await transaction.exec();
+    });
+  }
+
+  async deleteOwned(owner: string, keepId?: string): Promise<void> {
+    const index = this.ownerKey(owner);
+    await this.command(async () => {
+      const ids = (await this.client.smembers(index)).filter((id) => id !== keepId);
+      const transaction = this.client.multi();
+      if (ids.length > 0) transaction.del(...ids.map((id) => this.prefix + id));
+      transaction.del(index);
+      if (keepId !== undefined) transaction.sadd(index, keepId);
+      await transaction.exec();
+    });
+  }
+
   async close(): Promise<void> {
     const client = this.client;
     if (client.status === "end") return;
@@ -111,6 +139,16 @@ export class RedisSessionStore implements SessionStore {
       // Also cancels a pending reconnection attempt.
       client.disconnect();
     }
+  }
+
+  /** The key of an owner's index; a session id (base64url) never holds the ":" that keeps it apart from one. */
+  private ownerKey(owner: string): string {
+    return `${this.prefix}owner:${owner}`;
+  }
+
+  private async liveAmong(ids: readonly string[]): Promise<string[]> {
+    const replies = await this.client.pipeline(ids.map((id) => ["exists", this.prefix + id])).exec();
+    return ids.filter((_id, index) => replies?.[index]?.[1] === 1);
   }
 
   private async command<T>(send: () => Promise<T>): Promise<T> {

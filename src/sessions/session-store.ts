@@ -24,6 +24,13 @@ export abstract class SessionStore {
   abstract set(id: string, data: SessionData, ttlMs: number): Promise<void>;
   /** Forgets the session; an unknown id is not an error. */
   abstract delete(id: string): Promise<void>;
+  /**
+   * Records that the session `id` belongs to `owner` (a user's id, say), so that `deleteOwned`
+   * finds it. Ids of sessions that have ended meanwhile are dropped from the owner's index here.
+   */
+  abstract addOwned(owner: string, id: string): Promise<void>;
+  /** Forgets every session recorded for `owner` but `keepId`, which stays recorded; an owner without sessions is not an error. */
+  abstract deleteOwned(owner: string, keepId?: string): Promise<void>;
   /** Releases connections and timers; the store is not used afterwards. */
   abstract close(): Promise<void>;
 }

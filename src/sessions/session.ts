@@ -149,6 +149,18 @@ export class Session implements ConnectionSession {
     this.data = data ?? Object.create(null);
   }
 
+  /** Records the session under `owner`; an anonymous connection is given an id first. */
+  async own(owner: string | number): Promise<void> {
+    await this.load();
+    if (this.currentId === undefined) await this.save();
+    await this.store.addOwned(String(owner), this.currentId!);
+  }
+
+  async destroyOthersOf(owner: string | number): Promise<void> {
+    await this.own(owner);
+    await this.store.deleteOwned(String(owner), this.currentId);
+  }
+
   private async save(): Promise<void> {
     if (this.currentId === undefined) {
       this.currentId = generateSessionId();

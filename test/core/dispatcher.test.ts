@@ -159,6 +159,37 @@ describe("middleware chain", () => {
     expect(events).toEqual([]);
   });
 
+  test("runBeforeInputs runs before validation and its throw refuses the call before any transform runs", async () => {
+    const events: string[] = [];
+    const inputs = z.object({
+      id: z.number().transform(async (id) => {
+        events.push("lookup");
+        return id;
+      }),
+    });
+    const refusing = recorder("gate", events, {
+      runBeforeInputs: (connection, rawParams) => {
+        events.push(`gate:inputs(${connection.type},${JSON.stringify(rawParams)})`);
+        throw new TypedError({ message: "Sign in first", type: ErrorType.CONNECTION_NOT_AUTHENTICATED });
+      },
+    });
+    const { run } = pipeline([action({ name: "chain:gate", inputs, middleware: [recorder("first", events), refusing] })]);
+    const result = await run("chain:gate", { id: 1 });
+    expect(result).toMatchObject({ status: 401, error: { message: "Sign in first" } });
+    expect(events).toEqual(['gate:inputs(cli,{"id":1})']);
+  });
+
+  test("runBeforeInputs that passes leaves validation, runBefore and runAfter as they were", async () => {
+    const events: string[] = [];
+    const admitting = recorder("gate", events, { runBeforeInputs: async () => void events.push("gate:inputs") });
+    const { run } = pipeline([
+      action({ name: "chain:admitted", inputs: z.object({ n: z.coerce.number() }), middleware: [recorder("first", events), admitting] }),
+    ]);
+    expect(await run("chain:admitted", { n: "2" })).toMatchObject({ status: 200, response: { params: { n: 2 } } });
+    expect(await run("chain:admitted", { n: "x" })).toMatchObject({ status: 422 });
+    expect(events).toEqual(["gate:inputs", "first:before", "gate:before", "gate:after", "first:after", "gate:inputs"]);
+  });
+
   test("updatedParams replaces params for later middleware, run and runAfter", async () => {
     const seen: unknown[] = [];
     const { run } = pipeline([

@@ -18,7 +18,10 @@ import { asTask, overCli, overHttp, overMcp, overWebSocket, type Caller, type Ou
 const ADMIN_API_KEY = "parity-admin-key-of-at-least-32-characters";
 const postgres = usePostgresSchema("sample_parity");
 // The server runs every transport, with task workers; the CLI runs in child processes on the same schema.
-useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, ADMIN_API_KEY } });
+// Ada signs in for every case on every transport: far past the sign-in limits, which
+// test/sample-app/account-protection.test.ts tests.
+const UNLIMITED_SIGN_INS = { SIGN_IN_ATTEMPTS_PER_ACCOUNT: "1000000", SIGN_IN_ATTEMPTS_PER_ADDRESS: "1000000" };
+useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, ADMIN_API_KEY, ...UNLIMITED_SIGN_INS } });
 
 const ADA = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical engine" };
 const GRACE = { name: "Grace Hopper", email: "grace@example.com", password: "compile this" };

@@ -126,7 +126,7 @@ describe("user:edit", () => {
     const adaId = await createUser(ada);
     const connection = await signedIn(ada.email, ada.password);
     const before = connection.session!.id;
-    const result = await run("user:edit", { password: "difference engine" }, connection);
+    const result = await run("user:edit", { password: "difference engine", currentPassword: ada.password }, connection);
     expect(result.status).toBe(200);
     expect(JSON.stringify(result.response)).not.toMatch(/password|scrypt|difference/);
     expect(connection.session!.id).not.toBe(before);

@@ -35,6 +35,10 @@ useTestServer({
     // In-process queues: the worker runs in this process, so its prototypes are the ones checked.
     REDIS_URL: "",
     WS_MAX_MESSAGES_PER_SECOND: "1000000",
+    // Every sign-in of this file comes from 127.0.0.1, many as one user; the limits are tested in
+    // test/sample-app/account-protection.test.ts.
+    SIGN_IN_ATTEMPTS_PER_ACCOUNT: "1000000",
+    SIGN_IN_ATTEMPTS_PER_ADDRESS: "1000000",
     LOG_LEVEL: "fatal",
   },
 });
@@ -493,10 +497,14 @@ describe("inputs this file once found to fail with a 500 or a crash", () => {
   });
 
   // users.id is an integer: the lookup failed with SQLSTATE 22003. Such an id matches no user.
-  test("user:view: an id beyond the id column's range is not found, without signing in too", async () => {
-    expect(await call("GET", "/user/2147483648", undefined, false)).toMatchObject({
+  test("user:view: an id beyond the id column's range is not found, and without signing in it is not looked up", async () => {
+    expect(await call("GET", "/user/2147483648")).toMatchObject({
       status: 404,
       body: { error: { type: "CONNECTION_NOT_FOUND", value: 2147483648 } },
+    });
+    expect(await call("GET", "/user/2147483648", undefined, false)).toMatchObject({
+      status: 401,
+      body: { error: { type: "CONNECTION_NOT_AUTHENTICATED" } },
     });
   });
 

@@ -77,6 +77,19 @@ describe("RedisSessionStore on a live Redis", () => {
     await elsewhere.close();
   });
 
+  test("an owner's index is a set beside the sessions that drops the ids of ended sessions", async () => {
+    const [ended, live] = [generateSessionId(), generateSessionId()];
+    await store.set(ended, { a: 1 }, 100);
+    await store.addOwned("index-owner", ended);
+    await expect(redis.smembers(`${prefix}owner:index-owner`)).resolves.toEqual([ended]);
+    await waitFor(async () => (await store.get(ended)) === undefined);
+    await store.set(live, { a: 1 }, 60_000);
+    await store.addOwned("index-owner", live);
+    await expect(redis.smembers(`${prefix}owner:index-owner`)).resolves.toEqual([live]);
+    await store.deleteOwned("index-owner");
+    await expect(redis.exists(`${prefix}owner:index-owner`)).resolves.toBe(0);
+  });
+
   test("answers a health ping", async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });

@@ -139,6 +139,25 @@ export function describeSessionStoreContract(driver: string, create: () => Promi
       await expect(store.get(rewritten)).resolves.toEqual({ a: 2 });
     });
 
+    test("deleteOwned forgets the owner's sessions but the one kept, and nobody else's", async () => {
+      const [kept, other, third, strangers] = [generateSessionId(), generateSessionId(), generateSessionId(), generateSessionId()];
+      for (const id of [kept, other, third, strangers]) await store.set(id, { a: 1 }, LONG);
+      for (const id of [kept, other, third]) await store.addOwned("7", id);
+      await store.addOwned("8", strangers);
+      await store.deleteOwned("7", kept);
+      await expect(store.get(other)).resolves.toBeUndefined();
+      await expect(store.get(third)).resolves.toBeUndefined();
+      await expect(store.get(kept)).resolves.toEqual({ a: 1 });
+      await expect(store.get(strangers)).resolves.toEqual({ a: 1 });
+      const later = generateSessionId();
+      await store.set(later, { a: 2 }, LONG);
+      await store.addOwned("7", later);
+      await store.deleteOwned("7");
+      await expect(store.get(kept)).resolves.toBeUndefined();
+      await expect(store.get(later)).resolves.toBeUndefined();
+      await expect(store.deleteOwned("nobody")).resolves.toBeUndefined();
+    });
+
     test("refreshing an unknown id does not create a session", async () => {
       const id = generateSessionId();
       await expect(store.get(id, LONG)).resolves.toBeUndefined();

@@ -33,6 +33,8 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
   const { production } = server.config;
   const logger = server.logger;
   return async (req, res, routeParams) => {
+    // An answer may depend on the session or the caller: no cache keeps it, unless the action says otherwise (connection.responseHeaders).
+    res.setHeader("Cache-Control", "no-store");
     const read = readBody(req, res);
     const body = read instanceof Promise ? await read : read;
     const params = mergeParams(routeParams, req.query, body.fields, body.files);

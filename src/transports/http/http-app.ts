@@ -6,6 +6,7 @@ import { actionHandler } from "./action-handler";
 import { actionRouter } from "./action-router";
 import { bodyReader } from "./body";
 import { corsFor } from "./cors";
+import { refuseCrossSite } from "./cross-site";
 import { errorHandler, notFound } from "./error-handler";
 import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
@@ -50,8 +51,8 @@ function everyRequest(tracker: RequestTracker, origin: RequestOrigin, production
 
 /**
  * The Express application of the web transport, in order: request id and security headers,
- * CORS (when origins are configured), mounts, actions beneath the API prefix, static files
- * (compressed), then 404 and the error body. Action answers are compressed by the response
+ * CORS (when origins are configured), the cross-site refusal, mounts, actions beneath the API
+ * prefix, static files (compressed), then 404 and the error body. Action answers are compressed by the response
  * writer, which knows their size.
  */
 export function createHttpApp(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): Express {
@@ -66,6 +67,7 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
       everyRequest(tracker, origin, server.config.production),
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
+      refuseCrossSite(settings.apiPrefix, settings.corsOrigins),
       serveMounts(server.httpMounts, settings.bodyLimit),
       actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, readBody, tracker, origin })),
     ]),

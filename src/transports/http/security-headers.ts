@@ -25,16 +25,27 @@ function apply(res: Response, changes: readonly HeaderChange[]): void {
 }
 
 /**
- * Helmet's headers (nosniff, frame deny, no-referrer …). Its Content-Security-Policy is left to
- * the pages that need one: a JSON API gains nothing from it and an app's own public pages would
- * break under a default policy. HSTS is only meaningful, and only sent, over HTTPS. Helmet runs
+ * Helmet's Content-Security-Policy defaults (scripts and everything else from the site itself
+ * only, no inline script, no plugins), on every response: the app's static pages and the API
+ * reference page run under it, and a JSON answer loaded as a page can run nothing. Two changes:
+ * no `upgrade-insecure-requests`, which would send a plain-HTTP deployment's own scripts to an
+ * HTTPS port that is not there, and `frame-ancestors 'none'`, as X-Frame-Options says.
+ */
+const CONTENT_SECURITY_POLICY = {
+  useDefaults: true,
+  directives: { "upgrade-insecure-requests": null, "frame-ancestors": ["'none'"] },
+};
+
+/**
+ * Helmet's headers (CSP, nosniff, frame deny, no-referrer …). HSTS is only meaningful, and only
+ * sent, over HTTPS. Helmet runs
  * once, at startup, and each response gets what it set then: its headers never depend on the
  * request, and its eleven middlewares per request cost more than the rest of the routing.
  */
 export function securityHeaders(origin: RequestOrigin): (req: Request, res: Response) => void {
   const common = recordHeaders(
     helmet({
-      contentSecurityPolicy: false,
+      contentSecurityPolicy: CONTENT_SECURITY_POLICY,
       strictTransportSecurity: false,
       xFrameOptions: { action: "deny" },
       referrerPolicy: { policy: "no-referrer" },

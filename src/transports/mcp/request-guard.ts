@@ -7,9 +7,16 @@ function hostnameOf(hostHeader: string): string {
   return hostHeader.split(":")[0]!;
 }
 
+/** Addresses that mean "every interface": a Host header never names them. */
+const EVERY_INTERFACE = new Set(["0.0.0.0", "::", "[::]"]);
+
 /**
  * Refuses requests whose Host or Origin is not this server's, so a web page on another site
- * cannot drive a local MCP server through DNS rebinding.
+ * cannot drive the MCP server through DNS rebinding: its requests carry the attacker's host name.
+ * Accepted hosts are the loopback names (a page that a browser loads from them is already local),
+ * the bound host, and `allowed.hosts` (PUBLIC_URL's and MCP_ALLOWED_HOSTS); `*` among them
+ * accepts any. Binding every interface accepts no other name: the names clients use must be
+ * configured.
  */
 export function rebindingRefusal(
   request: IncomingMessage,
@@ -18,10 +25,9 @@ export function rebindingRefusal(
   const host = request.headers.host;
   if (!host) return "Missing Host header";
   const hostname = hostnameOf(host).toLowerCase();
-  const hosts = new Set([...LOOPBACK, allowed.boundHost, ...allowed.hosts].map((name) => name.toLowerCase()));
-  const anyInterface = allowed.boundHost === "0.0.0.0" || allowed.boundHost === "::";
-  if (!anyInterface && !hosts.has(hostname)) return `Host "${host}" is not allowed`;
-  if (anyInterface && allowed.hosts.length && !hosts.has(hostname)) return `Host "${host}" is not allowed`;
+  const named = EVERY_INTERFACE.has(allowed.boundHost) ? allowed.hosts : [allowed.boundHost, ...allowed.hosts];
+  const hosts = new Set([...LOOPBACK, ...named].map((name) => name.toLowerCase()));
+  if (!hosts.has("*") && !hosts.has(hostname)) return `Host "${host}" is not allowed`;
   const origin = request.headers.origin;
   if (!origin) return undefined;
   if (allowed.origins.includes(origin)) return undefined;

@@ -182,6 +182,9 @@ describe("security headers", () => {
       if (!perConnection.includes(name)) headers[name] = value;
     });
     expect(headers).toEqual({
+      "cache-control": "no-store",
+      "content-security-policy":
+        "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline'",
       "content-type": "application/json; charset=utf-8",
       "cross-origin-opener-policy": "same-origin",
       "cross-origin-resource-policy": "same-origin",

@@ -1,0 +1,47 @@
+import type { Request, RequestHandler } from "express";
+import { ErrorType, TypedError } from "../../core/errors";
+
+/** Methods a browser sends cross-site without asking (links, images): they must not change anything, so they pass. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function isSameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    // `Origin: null` (a sandboxed frame, a file, a redirect across sites) names no origin at all.
+    return false;
+  }
+}
+
+/** Whether the browser says the request comes from another site; undefined when nothing says (curl, a server). */
+function crossSiteOrigin(req: Request): string | undefined {
+  const origin = req.headers.origin;
+  if (origin !== undefined) return isSameOrigin(origin, req.host) ? undefined : origin;
+  return req.headers["sec-fetch-site"] === "cross-site" ? "cross-site" : undefined;
+}
+
+/**
+ * Refuses a state-changing call to an action sent by a page of another site (cross-site request
+ * forgery): a form POST carries the session cookie under `SameSite=Lax` when it navigates the top
+ * frame, and `SameSite` says nothing about a sibling subdomain. Browsers name the page in `Origin`
+ * (or, without it, in `Sec-Fetch-Site`); a client that sends neither is not a browser page, and
+ * chooses its own cookies. An origin listed in HTTP_CORS_ORIGINS may call; the `*` wildcard admits
+ * any origin only without cookies, as CORS admits it only without credentials.
+ */
+export function refuseCrossSite(apiPrefix: string, corsOrigins: readonly string[]): RequestHandler {
+  const named = new Set(corsOrigins.filter((origin) => origin !== "*"));
+  const anyOrigin = corsOrigins.includes("*");
+  const beneathApi = `${apiPrefix}/`;
+  return (req, _res, next) => {
+    if (SAFE_METHODS.has(req.method) || !(req.path === apiPrefix || req.path.startsWith(beneathApi))) return next();
+    const origin = crossSiteOrigin(req);
+    if (origin === undefined || named.has(origin) || (anyOrigin && req.headers.cookie === undefined)) return next();
+    throw new TypedError({
+      message: "A cross-site request may not change anything: its origin is not allowed (HTTP_CORS_ORIGINS)",
+      type: ErrorType.CONNECTION_FORBIDDEN,
+      key: "origin",
+      value: origin,
+    });
+  };
+}

@@ -1,0 +1,103 @@
+import { serverUrl, useTestServer } from "herald/testing";
+import type Redis from "ioredis";
+import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { usePostgresSchema } from "./support/postgres";
+import { SAMPLE_APP, truncateAll } from "./support/app";
+
+const postgres = usePostgresSchema("sample_account_protection");
+const prefix = uniquePrefix("account-protection");
+// Sessions and rate-limit counters in Redis, as a deployment of several processes keeps them,
+// under a prefix of this run's own: the counters outlive the run by fifteen minutes.
+useTestServer({
+  appDir: SAMPLE_APP,
+  env: { DATABASE_URL: postgres.url, REDIS_URL: TEST_REDIS_URL, RATE_LIMIT_PREFIX: `${prefix}rl:`, SESSION_REDIS_PREFIX: `${prefix}s:` },
+});
+beforeEach(truncateAll);
+
+let redis: Redis;
+beforeAll(async () => {
+  redis = await connectTestRedis();
+});
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  await redis.quit();
+});
+
+interface Reply {
+  status: number;
+  json: any;
+  cookie: string | undefined;
+}
+
+async function call(method: string, path: string, body?: object, headers: Record<string, string> = {}): Promise<Reply> {
+  const response = await fetch(`${serverUrl()}/api${path}`, {
+    method,
+    headers: { ...(body ? { "Content-Type": "application/json" } : {}), ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: response.status, json: await response.json(), cookie: response.headers.getSetCookie()[0]?.split(";")[0] };
+}
+
+/** A fresh account per test: the rate-limit counters in Redis outlive a test, the users table does not. */
+function account(label: string) {
+  return { name: "Ada Lovelace", email: `${label}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: "analytical engine" };
+}
+
+async function signIn(email: string, password: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return call("PUT", "/session", { email, password }, headers);
+}
+
+describe("changing the password", () => {
+  test("needs the current password: 422 without it, 401 with a wrong one, and the password stays", async () => {
+    const ada = account("current-password");
+    await call("PUT", "/user", ada);
+    const { cookie } = await signIn(ada.email, ada.password);
+    const missing = await call("POST", "/user", { password: "difference engine" }, { Cookie: cookie! });
+    expect(missing.status).toBe(422);
+    expect(missing.json.error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED", key: "currentPassword" });
+    const wrong = await call("POST", "/user", { password: "difference engine", currentPassword: "a guess" }, { Cookie: cookie! });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error).toMatchObject({ type: "CONNECTION_NOT_AUTHENTICATED", key: "currentPassword" });
+    expect(JSON.stringify(wrong.json)).not.toContain("a guess");
+    expect((await signIn(ada.email, ada.password)).status).toBe(200);
+    expect((await signIn(ada.email, "difference engine")).status).toBe(401);
+  });
+
+  test("signs out the user's other sessions, keeps the one it was made in, and no one else's", async () => {
+    const ada = account("other-sessions");
+    const grace = { ...account("bystander"), name: "Grace Hopper" };
+    await call("PUT", "/user", ada);
+    await call("PUT", "/user", grace);
+    const [laptop, phone, bystander] = [await signIn(ada.email, ada.password), await signIn(ada.email, ada.password), await signIn(grace.email, grace.password)];
+    const changed = await call("POST", "/user", { password: "difference engine", currentPassword: ada.password }, { Cookie: laptop.cookie! });
+    expect(changed.status).toBe(200);
+    expect(changed.cookie).toBeDefined();
+    expect(changed.cookie).not.toBe(laptop.cookie);
+    expect((await call("GET", "/session", undefined, { Cookie: changed.cookie! })).status).toBe(200);
+    expect((await call("GET", "/session", undefined, { Cookie: phone.cookie! })).status).toBe(401);
+    expect((await call("GET", "/session", undefined, { Cookie: laptop.cookie! })).status).toBe(401);
+    expect((await call("GET", "/session", undefined, { Cookie: bystander.cookie! })).status).toBe(200);
+  });
+});
+
+// Last in the file: the per-address test spends what is left of 127.0.0.1's budget.
+describe("sign-in attempts are limited", () => {
+  test("per account: the eleventh attempt within fifteen minutes is 429, even with the right password", async () => {
+    const ada = account("per-account");
+    expect((await call("PUT", "/user", ada)).status).toBe(200);
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await signIn(ada.email, `wrong guess ${attempt}`)).status).toBe(401);
+    const refused = await signIn(ada.email.toUpperCase(), ada.password);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ type: "CONNECTION_RATE_LIMITED", value: { limit: 10, windowMs: 900_000 } });
+    expect(refused.cookie).toBeUndefined();
+  });
+
+  test("per address: one client trying many accounts is refused after thirty attempts", async () => {
+    // Forwarded addresses are not trusted (HTTP_TRUST_PROXY is off), so every attempt counts against 127.0.0.1's budget:
+    // earlier tests of this file may have used some of it, and the refusal comes at the latest on the thirty-first.
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 31; attempt++) statuses.push((await signIn(account("per-address").email, "a guess", { "X-Forwarded-For": `10.0.0.${attempt}` })).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+  });
+});
