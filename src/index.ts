@@ -16,6 +16,7 @@ export type { ErrorIssue, TypedErrorOptions } from "./core/errors";
 export { errorBody, toTypedError } from "./core/error-body";
 export type { ErrorBody } from "./core/error-body";
 export { Action, Web, Task, Mcp } from "./core/decorators";
+export { Service } from "./core/service";
 export type { ActionOptions } from "./core/decorators";
 export type {
   ActionDefinition,
