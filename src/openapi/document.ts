@@ -1,4 +1,4 @@
-import { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
+import { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject, ServerObject } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
 import type { ActionMiddleware } from "../core/middleware";
 import { actionsOf, ActionSource } from "./action-source";
@@ -20,6 +20,8 @@ export interface OpenApiDocumentOptions {
   description?: string;
   /** Input schemas by action name, from `generateOpenApiSchemas` or the cache; generated when absent. */
   schemas?: Record<string, JSONSchema>;
+  /** `servers`; default one relative URL, `/`: the origin the document is fetched from. */
+  servers?: ServerObject[];
   /** The middleware that runs around every action: their `security` applies to every operation. */
   globalMiddleware?: readonly ActionMiddleware[];
 }
@@ -35,6 +37,8 @@ export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocum
   const builder = OpenApiBuilder.create({
     openapi: "3.1.0",
     info: { title: options.title ?? "Herald API", version: options.version ?? "0.0.0" },
+    // Relative, so the document is right on every host and port it is served from.
+    servers: options.servers ?? [{ url: "/", description: "The server this document is served by" }],
     paths: {},
     components: { schemas: { [ERROR_BODY_COMPONENT]: errorBodyJsonSchema() }, responses: errorResponseComponents() },
   });
@@ -59,7 +63,7 @@ export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocum
         return;
       }
       const operationId = index === 0 ? action.name : `${action.name}_${index + 1}`;
-      item[method] = { ...buildOperation(action, method, route, inputs, operationId), security: securityRequirement(chainOf(action)) };
+      item[method] = buildOperation(action, method, route, inputs, operationId, securityRequirement(chainOf(action)));
       paths.set(template, item);
     });
   }

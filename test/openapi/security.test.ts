@@ -44,6 +44,11 @@ describe("security in the OpenAPI document", () => {
     ]);
   });
 
+  test("a guarded operation lists the 401 its middleware answers without a credential; a public one does not", () => {
+    expect(document.paths!["/api/admin"]!.get!.responses!["401"]).toEqual({ $ref: "#/components/responses/Unauthorized" });
+    expect(document.paths!["/api/public"]!.get!.responses).not.toHaveProperty("401");
+  });
+
   test("global middleware guard every operation", () => {
     const guarded = buildOpenApiDocument(actions, { globalMiddleware: [guard(session)] });
     expect(guarded.paths!["/api/public"]!.get!.security).toEqual([{ session: [] }]);
