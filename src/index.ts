@@ -17,6 +17,7 @@ export type { ErrorIssue, TypedErrorOptions } from "./core/errors";
 export { errorBody, toTypedError } from "./core/error-body";
 export type { ErrorBody } from "./core/error-body";
 export { Action, Web, Task, Mcp } from "./core/decorators";
+export { Service } from "./core/service";
 export type { ActionOptions } from "./core/decorators";
 export type {
   ActionDefinition,
@@ -28,7 +29,7 @@ export type {
   TaskConfig,
   WebConfig,
 } from "./core/action";
-export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware } from "./core/middleware";
+export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware, MiddlewareSecurity } from "./core/middleware";
 export { Connection } from "./core/connection";
 export type { ConnectionInit, ConnectionSession, ProgressReporter } from "./core/connection";
 export { flattenHeaders } from "./core/connection";
@@ -60,6 +61,7 @@ export { paginationInputs, paginate } from "./schema/pagination";
 export type { PaginatedResult, PaginationOptions, PaginationParams } from "./schema/pagination";
 export type { CountResult, PaginateOptions } from "./schema/pagination";
 export { zodFromEntity } from "./schema/zod-from-entity";
+export { internal, isInternal } from "./schema/internal";
 export type { ColumnKeys, ModelSchema, ZodFromEntityOptions } from "./schema/zod-from-entity";
 export { zTimestamp } from "./schema/column-schema";
 export { zIdOrModel } from "./schema/id-or-model";
@@ -78,7 +80,8 @@ export { SessionManager } from "./sessions/session-manager";
 export type { SessionCookieChange, SessionManagerOptions } from "./sessions/session-manager";
 export { SessionCookie, signSessionId, unsignSessionId } from "./sessions/session-cookie";
 export type { SessionCookieOptions } from "./sessions/session-cookie";
-export { readSessionSettings } from "./sessions/session-settings";
+export { readSessionCookieName, readSessionSettings } from "./sessions/session-settings";
+export { sessionCookieSecurity, SESSION_SECURITY_NAME } from "./sessions/session-security";
 export type { SessionSettings } from "./sessions/session-settings";
 export { SessionsInitializer } from "./sessions/sessions-initializer";
 

@@ -9,6 +9,7 @@ import {
   safeCompare,
   type ActionMiddleware,
   type Connection,
+  type MiddlewareSecurity,
 } from "herald";
 
 /** The header a caller presents its key in. */
@@ -30,6 +31,9 @@ const TRUSTED_TRANSPORTS = new Set<CONNECTION_TYPE>([CONNECTION_TYPE.task, CONNE
  */
 @injectable()
 export class RequireApiKey implements ActionMiddleware {
+  readonly security: readonly MiddlewareSecurity[] = [
+    { name: "apiKey", scheme: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "The key set in ADMIN_API_KEY." } },
+  ];
   private readonly expected: string | undefined;
 
   constructor(config: HeraldConfig) {

@@ -1,5 +1,5 @@
 import { DataSource } from "typeorm";
-import { HeraldServer, injectable, type ActionMiddleware, type Connection } from "herald";
+import { HeraldServer, injectable, sessionCookieSecurity, type ActionMiddleware, type Connection, type MiddlewareSecurity } from "herald";
 import { User } from "../entities/user";
 import { notSignedIn, SESSION_USER_ID, type SignedIn } from "../lib/signed-in";
 
@@ -9,9 +9,13 @@ import { notSignedIn, SESSION_USER_ID, type SignedIn } from "../lib/signed-in";
  */
 @injectable()
 export class RequireSignIn implements ActionMiddleware {
+  readonly security: readonly MiddlewareSecurity[];
+
   // Herald builds this folder's classes before the database initializer registers the DataSource,
   // so the DataSource is looked up in the server's container when a call comes, not injected.
-  constructor(private readonly server: HeraldServer) {}
+  constructor(private readonly server: HeraldServer) {
+    this.security = [sessionCookieSecurity(server.config, "The session cookie `session:create` sets on sign-in.")];
+  }
 
   /**
    * An anonymous caller is refused before the inputs are read: an input that looks a record up

@@ -1,7 +1,8 @@
 import { rootContainer } from "herald";
 import { {{className}} } from "{{importPath}}";
 
-test("{{className}} is resolved by the container", () => {
+test("{{className}} is one instance per server: what one caller keeps, the next one sees", () => {
   const container = rootContainer.createChildContainer();
-  expect(container.resolve({{className}})).toBeInstanceOf({{className}});
+  container.resolve({{className}}).remember("first call");
+  expect(container.resolve({{className}}).remember("second call")).toEqual(["first call", "second call"]);
 });

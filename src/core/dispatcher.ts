@@ -114,7 +114,8 @@ interface ActionPlan {
 
 /** The one pipeline every transport calls: validate → runBefore → run → runAfter. */
 export class Dispatcher {
-  private readonly globalMiddleware: readonly ActionMiddleware[];
+  /** The app's global middleware, in the order they run around every action. */
+  readonly globalMiddleware: readonly ActionMiddleware[];
   private readonly plans = new WeakMap<RegisteredAction, ActionPlan>();
   private readonly inFlight: ConcurrentCalls | undefined;
 

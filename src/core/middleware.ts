@@ -11,6 +11,17 @@ export interface AfterContext {
   response: unknown;
 }
 
+/**
+ * A credential a middleware accepts, in OpenAPI's terms: `scheme` is the security scheme the
+ * document declares under `name` (an API key in a header, a session cookie, a bearer token).
+ */
+export interface MiddlewareSecurity {
+  name: string;
+  scheme:
+    | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string; description?: string }
+    | { type: "http"; scheme: string; bearerFormat?: string; description?: string };
+}
+
 export interface ActionMiddleware<P = any> {
   name?: string;
   /**
@@ -19,6 +30,11 @@ export interface ActionMiddleware<P = any> {
    * describes the inputs. What it returns is ignored; params are changed in `runBefore`.
    */
   runBeforeInputs?(connection: Connection, rawParams: Readonly<Record<string, unknown>>): Promise<void> | void;
+  /**
+   * For a middleware that refuses callers without a credential: the credentials it accepts (any
+   * one of them will do). The OpenAPI document requires them on every operation it guards.
+   */
+  security?: readonly MiddlewareSecurity[];
   runBefore?(params: P, connection: Connection): Promise<ActionMiddlewareResponse<P> | void>;
   runAfter?(
     params: P,

@@ -10,8 +10,13 @@ export function secret<T extends z.ZodType>(schema: T): T {
 
 /** True when the schema, or a wrapper around it (optional, default, nullable …), is marked secret. */
 export function isSecret(schema: z.ZodType | undefined): boolean {
+  return hasMetaFlag(schema, "secret");
+}
+
+/** True when the schema, or a wrapper around it, has `flag: true` in its metadata. */
+export function hasMetaFlag(schema: z.ZodType | undefined, flag: string): boolean {
   for (let current = schema; current; current = innerSchema(current)) {
-    if (current.meta()?.secret === true) return true;
+    if (current.meta()?.[flag] === true) return true;
   }
   return false;
 }

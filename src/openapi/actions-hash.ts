@@ -4,7 +4,7 @@ import { actionsOf, ActionSource } from "./action-source";
 import { schemaFingerprint } from "./schema-fingerprint";
 
 /** Raise it whenever the same inputs start to produce different schemas, so old caches miss. */
-const SCHEMA_FORMAT = 1;
+const SCHEMA_FORMAT = 2;
 
 /**
  * A SHA-256 hex fingerprint of the action set: each action's name, description, route, method,

@@ -1,11 +1,13 @@
-import { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
+import { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject, ServerObject } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
+import type { ActionMiddleware } from "../core/middleware";
 import { actionsOf, ActionSource } from "./action-source";
 import { DEFAULT_API_PREFIX, normalizeApiPrefix } from "./api-prefix";
 import { ERROR_BODY_COMPONENT, errorBodyJsonSchema, errorResponseComponents } from "./error-responses";
 import { generateOpenApiSchemas, JSONSchema } from "./json-schema";
 import { buildOperation, PlacedInputs } from "./operation";
 import { documentRoute } from "./route-path";
+import { middlewareByAction, securityRequirement, securitySchemes } from "./security";
 
 export interface OpenApiDocumentOptions {
   /** The path prefix actions are served under; default `/api`. */
@@ -18,6 +20,10 @@ export interface OpenApiDocumentOptions {
   description?: string;
   /** Input schemas by action name, from `generateOpenApiSchemas` or the cache; generated when absent. */
   schemas?: Record<string, JSONSchema>;
+  /** `servers`; default one relative URL, `/`: the origin the document is fetched from. */
+  servers?: ServerObject[];
+  /** The middleware that runs around every action: their `security` applies to every operation. */
+  globalMiddleware?: readonly ActionMiddleware[];
 }
 
 /** The extension listing the web actions whose route no OpenAPI path can express. */
@@ -31,11 +37,15 @@ export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocum
   const builder = OpenApiBuilder.create({
     openapi: "3.1.0",
     info: { title: options.title ?? "Herald API", version: options.version ?? "0.0.0" },
+    // Relative, so the document is right on every host and port it is served from.
+    servers: options.servers ?? [{ url: "/", description: "The server this document is served by" }],
     paths: {},
     components: { schemas: { [ERROR_BODY_COMPONENT]: errorBodyJsonSchema() }, responses: errorResponseComponents() },
   });
   const paths = new Map<string, PathItemObject>();
   const unlisted: string[] = [];
+  const ownMiddleware = middlewareByAction(source);
+  const chainOf = (action: ActionDefinition) => [...(options.globalMiddleware ?? []), ...(ownMiddleware.get(action.name) ?? [])];
 
   for (const action of webActions) {
     const method = String(action.web!.method).toLowerCase() as keyof PathItemObject & string;
@@ -53,12 +63,13 @@ export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocum
         return;
       }
       const operationId = index === 0 ? action.name : `${action.name}_${index + 1}`;
-      item[method] = buildOperation(action, method, route, inputs, operationId);
+      item[method] = buildOperation(action, method, route, inputs, operationId, securityRequirement(chainOf(action)));
       paths.set(template, item);
     });
   }
 
   for (const [template, item] of [...paths].sort(([a], [b]) => (a < b ? -1 : 1))) builder.addPath(template, item);
+  for (const [name, scheme] of Object.entries(securitySchemes(webActions.map(chainOf)))) builder.addSecurityScheme(name, scheme);
   builder.addDescription(describe(prefix, options.description, unlisted));
   const document = builder.getSpec();
   if (unlisted.length) document[UNLISTED_ROUTES_EXTENSION] = unlisted;

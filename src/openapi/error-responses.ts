@@ -72,11 +72,13 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
 export interface OperationShape {
   hasInputs: boolean;
   hasBody: boolean;
+  /** A middleware around it requires a credential, and refuses a call without one. */
+  guarded: boolean;
 }
 
 /**
  * The error responses of one operation: the ones the server itself produces for it (unparseable
- * or oversized body, failed validation, timeout, failure), and `default` for whatever a middleware
+ * or oversized body, failed validation, missing credentials, timeout, failure), and `default` for whatever a middleware
  * or the action throws, whose status ErrorStatusCodes decides.
  */
 export function operationErrorResponses(
@@ -86,6 +88,7 @@ export function operationErrorResponses(
   const statuses: number[] = [];
   if (shape.hasBody) statuses.push(400, 413);
   if (shape.hasInputs) statuses.push(422);
+  if (shape.guarded) statuses.push(401);
   if (action.timeout !== 0) statuses.push(408);
   statuses.push(500);
   const responses: Record<string, ResponseObject | ReferenceObject> = {};

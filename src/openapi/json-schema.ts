@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ErrorType, TypedError } from "../core/errors";
+import { isInternal } from "../schema/internal";
 import { actionsOf, ActionSource } from "./action-source";
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), as zod's own converter writes it. */
@@ -67,6 +68,7 @@ export function generateOpenApiSchemas(source: ActionSource): Record<string, JSO
 }
 
 function describeForClients({ zodSchema, jsonSchema }: ConversionContext): void {
+  leaveOutInternalFields(zodSchema, jsonSchema);
   if (jsonSchema.secret === true) {
     delete jsonSchema.secret;
     jsonSchema.writeOnly = true;
@@ -76,6 +78,17 @@ function describeForClients({ zodSchema, jsonSchema }: ConversionContext): void 
   }
   // A default computed by a function (a date, a random id) would document one arbitrary value.
   if ("default" in jsonSchema && hasComputedDefault(zodSchema)) delete jsonSchema.default;
+}
+
+/** An object's fields marked `internal()` are no client's business: not listed, not required. */
+function leaveOutInternalFields(zodSchema: z.core.$ZodType, jsonSchema: JSONSchema): void {
+  delete jsonSchema.internal;
+  const def = zodSchema._zod.def as { type: string; shape?: Record<string, z.ZodType> };
+  if (def.type !== "object" || !def.shape) return;
+  const hidden = Object.keys(def.shape).filter((key) => isInternal(def.shape![key]));
+  if (!hidden.length) return;
+  for (const key of hidden) delete jsonSchema.properties?.[key];
+  if (jsonSchema.required) jsonSchema.required = jsonSchema.required.filter((key) => !hidden.includes(key));
 }
 
 /**

@@ -45,6 +45,7 @@ export class OpenApiInitializer implements Initializer {
         title: server.config.name,
         version: appVersion(server.app.root),
         schemas,
+        globalMiddleware: server.dispatcher.globalMiddleware,
       });
       server.logger.debug({ paths: Object.keys(document.paths ?? {}).length }, "OpenAPI document built");
       return openApiDocumentMount(documentPath, document, server.config.production);

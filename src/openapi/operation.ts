@@ -5,6 +5,7 @@ import type {
   RequestBodyObject,
   ResponseObject,
   SchemaObject,
+  SecurityRequirementObject,
 } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
 import { operationErrorResponses } from "./error-responses";
@@ -27,8 +28,8 @@ export function takesBody(method: string): boolean {
 
 /**
  * The operation of one action on one path: path params from the route, the other inputs as query
- * params (GET, DELETE, OPTIONS) or as a request body (POST, PUT, PATCH), the success response and
- * the error responses.
+ * params (GET, DELETE, OPTIONS) or as a request body (POST, PUT, PATCH), the credentials it needs
+ * (`security`, `[]` when public), the success response and the error responses.
  */
 export function buildOperation(
   action: ActionDefinition,
@@ -36,6 +37,7 @@ export function buildOperation(
   path: RoutePath,
   inputs: PlacedInputs | undefined,
   operationId: string,
+  security: SecurityRequirementObject[],
 ): OperationObject {
   const fields = objectFields(inputs?.schema);
   const pathNames = new Set(path.params.map((param) => param.name));
@@ -66,8 +68,9 @@ export function buildOperation(
   if (parameters.length) operation.parameters = parameters;
   operation.responses = {
     "200": successResponse(action),
-    ...operationErrorResponses(action, { hasInputs: inputs !== undefined, hasBody: bodyMethod }),
+    ...operationErrorResponses(action, { hasInputs: inputs !== undefined, hasBody: bodyMethod, guarded: security.length > 0 }),
   };
+  operation.security = security;
   return operation;
 }
 

@@ -18,6 +18,12 @@ const zId = z.union([
     .pipe(z.number().max(Number.MAX_SAFE_INTEGER)),
 ]);
 
+/** What a client may send for a `zIdOrModel` field, as JSON Schema: the id, never the model. */
+function idJsonSchema(): z.core.JSONSchema.BaseSchema {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(zId, { io: "input" });
+  return schema;
+}
+
 /** The largest id each integer column type can hold; a larger id matches no row. */
 const LARGEST_ID: Record<string, number> = { smallint: 32_767, int2: 32_767, int: 2_147_483_647, int4: 2_147_483_647, integer: 2_147_483_647 };
 
@@ -36,7 +42,8 @@ function beyondIdColumn(dataSource: DataSource, entity: EntityTarget<ObjectLiter
  * Accepts a numeric id or a full model. A model passes through; an id is loaded in an async
  * transform, and a missing row throws TypedError CONNECTION_NOT_FOUND naming `entityName` (so does
  * an id larger than the id column's integer type can hold).
- * The entity needs an `id` column.
+ * The entity needs an `id` column. Its JSON Schema (OpenAPI, MCP) is the id alone: a client never
+ * sends a model, and the model's columns stay out of the documents.
  */
 export function zIdOrModel<Model extends z.ZodType>(
   entity: EntityTarget<ObjectLiteral>,
@@ -45,7 +52,10 @@ export function zIdOrModel<Model extends z.ZodType>(
   entityName: string,
   options: IdOrModelOptions = {},
 ) {
-  return z.union([zId, modelSchema]).transform(async (value): Promise<z.output<Model>> => {
+  const idOrModel = z.union([zId, modelSchema]);
+  // A client sends the id: the model is what code inside the app may pass, and what the id becomes.
+  idOrModel._zod.toJSONSchema = idJsonSchema;
+  return idOrModel.transform(async (value): Promise<z.output<Model>> => {
     if (isModel(value)) return value as z.output<Model>;
     const dataSource =
       typeof options.dataSource === "function" ? options.dataSource() : (options.dataSource ?? dataSourceFor(entity));

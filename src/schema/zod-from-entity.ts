@@ -2,6 +2,7 @@ import { getMetadataArgsStorage } from "typeorm/globals";
 import { z } from "zod";
 import { ErrorType, TypedError } from "../core/errors";
 import { columnSchema } from "./column-schema";
+import { internal } from "./internal";
 import { secret } from "../core/secret";
 
 type Scalar = string | number | boolean | bigint | Date | Buffer;
@@ -28,7 +29,11 @@ export type ColumnKeys<E> = {
 export type ModelSchema<E> = z.ZodObject<{ [K in ColumnKeys<E>]: z.ZodType<E[K]> }>;
 
 export interface ZodFromEntityOptions<E> {
-  /** Columns marked with `secret()`, so that they are redacted wherever the schema is used as input. */
+  /**
+   * Columns holding what only the server may read (a password hash, a token): marked `secret()`, so
+   * they are redacted wherever the schema is used as input, and `internal()`, so they never appear
+   * in a document (OpenAPI, MCP tool schemas).
+   */
   secret?: readonly ColumnKeys<E>[];
   /** Replaces the generated schema of some columns, e.g. a column with a value transformer. */
   overrides?: { [K in ColumnKeys<E>]?: z.ZodType<E[K]> };
@@ -69,7 +74,7 @@ export function zodFromEntity<E>(entity: EntityClass<E>, options: ZodFromEntityO
       type: ErrorType.SERVER_INITIALIZATION,
     });
   }
-  for (const key of options.secret ?? []) shape[key] = secret(columnOf(entity, shape, key, "secret"));
+  for (const key of options.secret ?? []) shape[key] = internal(secret(columnOf(entity, shape, key, "secret")));
   for (const [key, schema] of Object.entries(options.overrides ?? {})) {
     columnOf(entity, shape, key, "overrides");
     shape[key] = schema as z.ZodType;

@@ -16,6 +16,11 @@ const sessionEnvironment = z.object({
   SESSION_REDIS_PREFIX: z.string().min(1).optional(),
 });
 
+/** The session cookie's name alone: what a middleware that reads the session needs to describe it. */
+export function readSessionCookieName(config: HeraldConfig): string {
+  return readSettings(sessionEnvironment.pick({ SESSION_COOKIE: true }), config).SESSION_COOKIE;
+}
+
 export interface SessionSettings {
   secret: string;
   ttlMs: number;

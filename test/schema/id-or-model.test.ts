@@ -1,6 +1,6 @@
 import { DataSource } from "typeorm";
 import { z } from "zod";
-import { dataSourceFor, ErrorType, registerDataSource, TypedError, zIdOrModel, zodFromEntity } from "herald";
+import { dataSourceFor, ErrorType, generateOpenApiSchemas, registerDataSource, TypedError, zIdOrModel, zodFromEntity } from "herald";
 import { HOOK_TIMEOUT } from "herald/testing";
 import { usePostgresSchema } from "../sample-app/support/postgres";
 import { Owner, Pet, Widget } from "./fixtures/entities";
@@ -33,6 +33,17 @@ async function thrownBy(promise: Promise<unknown>): Promise<TypedError> {
 }
 
 describe("zIdOrModel", () => {
+  test("as JSON Schema a client is asked for the id alone, never the model it becomes", () => {
+    const inputs = z.object({ owner: zOwnerIdOrModel().describe("The owner's id") });
+    const json = generateOpenApiSchemas([{ name: "owners:view", inputs, run: async () => null }])["owners:view"] as {
+      properties: { owner: { anyOf: { type: string }[]; description: string } };
+    };
+    const owner = json.properties.owner;
+    expect(owner.description).toBe("The owner's id");
+    expect(owner.anyOf.map((option) => option.type)).toEqual(["integer", "string"]);
+    expect(JSON.stringify(owner)).not.toContain('"name"');
+  });
+
   test("loads the model an id names, in an async transform", async () => {
     const owner = await zOwnerIdOrModel().parseAsync(7);
     expect(owner).toBeInstanceOf(Owner);

@@ -1,6 +1,6 @@
 import { Column } from "typeorm";
 import { z } from "zod";
-import { isSecret, zodFromEntity, type ColumnKeys, type TypedError } from "herald";
+import { generateOpenApiSchemas, isInternal, isSecret, zodFromEntity, type ColumnKeys, type TypedError } from "herald";
 import { Gadget, Mood, Owner, Pet, Priority, Widget } from "./fixtures/entities";
 
 const validGadget = {
@@ -137,6 +137,22 @@ describe("zodFromEntity", () => {
     expect(isSecret(withOptions.shape.token)).toBe(true);
     expect(isSecret(withOptions.shape.label)).toBe(false);
     expect(withOptions.parse({ ...validGadget, serial: 42 }).serial).toBe("42");
+  });
+
+  test("a secret column is internal: parsed and kept in the model, in no JSON Schema a client sees", () => {
+    const withSecret = zodFromEntity(Gadget, { secret: ["token"] });
+    expect(isInternal(withSecret.shape.token)).toBe(true);
+    expect(isInternal(withSecret.shape.label)).toBe(false);
+    expect(withSecret.parse(validGadget).token).toBe(validGadget.token);
+    const inputs = z.object({ gadget: withSecret, list: z.array(withSecret.nullable()) });
+    const json = generateOpenApiSchemas([{ name: "gadgets:put", inputs, run: async () => null }])["gadgets:put"] as {
+      properties: Record<string, { properties?: Record<string, unknown>; required?: string[]; anyOf?: unknown[] }>;
+    };
+    const described = JSON.stringify(json);
+    expect(described).not.toContain('"token"');
+    expect(described).not.toContain('"internal"');
+    expect(json.properties.gadget!.properties).toHaveProperty("label");
+    expect(json.properties.gadget!.required).toContain("label");
   });
 
   test("names a mistaken option or a class that is not an entity", () => {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "herald/testing";
 import { herald } from "../../support/cli";
@@ -26,8 +26,25 @@ function linkHerald(): void {
   chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
 }
 
+/**
+ * Each flag of `herald new`, with the run that proves it: the app these runs write is the one whose
+ * `npm test`, typecheck and `npm start` are checked below.
+ */
+const flagRuns: Record<string, string[]> = {
+  name: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
+  herald: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
+  force: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`, "--force"],
+  "dry-run": ["new", "other-app", "--dry-run"],
+};
+
+test("every flag of herald new has its run here", async () => {
+  const help = await herald(["new", "--help"], { cwd: scratch });
+  const flags = [...help.stdout.matchAll(/^\s+(?:-\w, )?--([a-z][a-z-]*)/gm)].map((match) => match[1]!);
+  expect(flags.filter((flag) => !["help", "version", "quiet"].includes(flag)).sort()).toEqual(Object.keys(flagRuns).sort());
+});
+
 test("herald new writes an application", async () => {
-  const created = await herald(["new", "my-app", "--herald", `file:${REPO_ROOT}`], { cwd: scratch });
+  const created = await herald(flagRuns.name!, { cwd: scratch });
   expect(created.code).toBe(0);
   expect(created.stdout).toContain("created package.json\n");
   expect(created.stdout).toContain("Next:\n  cd my-app\n  npm install\n  npm start\n");
@@ -43,7 +60,7 @@ test("herald new writes an application", async () => {
   ]);
   const manifest = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8"));
   expect(manifest).toMatchObject({
-    name: "my-app",
+    name: "my-herald-app",
     private: true,
     scripts: { start: "herald start", test: "jest" },
     dependencies: { herald: `file:${REPO_ROOT}`, zod: expect.any(String) },
@@ -53,12 +70,20 @@ test("herald new writes an application", async () => {
 });
 
 test("without --herald the app depends on this version of herald from the registry", async () => {
-  const dryRun = await herald(["new", "other-app", "--dry-run"], { cwd: scratch });
+  const dryRun = await herald(flagRuns["dry-run"]!, { cwd: scratch });
   expect(dryRun.code).toBe(0);
   const version = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version;
   expect(dryRun.stdout).toContain(`"herald": "^${version}"`);
   expect(dryRun.stdout).toContain("--- would create actions/hello.ts");
   expect(listFiles(scratch).some((path) => path.startsWith("other-app"))).toBe(false);
+});
+
+test("--force writes the application again over its own files", async () => {
+  writeFileSync(join(appDir, "actions/hello.ts"), "// edited by hand\n");
+  const forced = await herald(flagRuns.force!, { cwd: scratch });
+  expect(forced.code).toBe(0);
+  expect(forced.stdout).toContain("overwrote actions/hello.ts\n");
+  expect(readFileSync(join(appDir, "actions/hello.ts"), "utf8")).toContain("hello:say");
 });
 
 test("its own tests pass with npm test", async () => {

@@ -24,12 +24,16 @@ function sentence(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The source file and its test, the test rendered with where the app root and the source are. */
+/**
+ * The source file and its test, the test rendered with where the app root and the source are.
+ * The templates are `schematics/<folder>/<template>.ts.tpl` and `<template>.test.ts.tpl`.
+ */
 function sourceAndTest(
   context: GeneratorContext,
   folder: string,
   schematic: string,
   values: Record<string, string>,
+  template = schematic,
 ): GeneratedFile[] {
   const sourcePath = join(folder, ...context.names.fileSegments) + ".ts";
   const testPath = context.testPathFor(sourcePath);
@@ -39,8 +43,8 @@ function sourceAndTest(
     importPath: context.importPath(testPath, sourcePath),
   };
   return [
-    { path: sourcePath, content: renderSchematic(`${schematic}/${schematic}.ts.tpl`, all) },
-    { path: testPath, content: renderSchematic(`${schematic}/${schematic}.test.ts.tpl`, all), test: true },
+    { path: sourcePath, content: renderSchematic(`${schematic}/${template}.ts.tpl`, all) },
+    { path: testPath, content: renderSchematic(`${schematic}/${template}.test.ts.tpl`, all), test: true },
   ];
 }
 
@@ -104,7 +108,9 @@ const taskGenerator: PluginGenerator = {
   },
   generate(context) {
     const values = actionValues(context, taskDecorator(context), ["Task"]);
-    return sourceAndTest(context, context.app.actions, "action", values);
+    // The scheduler runs a recurring task without params: its inputs need defaults, or the app cannot boot.
+    const template = context.options.frequency === undefined ? "action" : "recurring-task";
+    return sourceAndTest(context, context.app.actions, "action", values, template);
   },
 };
 
@@ -143,7 +149,7 @@ const channelGenerator: PluginGenerator = {
 
 const serviceGenerator: PluginGenerator = {
   type: "service",
-  description: "An injectable service, given to actions, initializers and other services through their constructors",
+  description: "A service, one instance per server, given to actions, initializers and other services through their constructors",
   generate: (context) =>
     sourceAndTest(context, context.app.services, "service", { className: `${context.names.pascal}Service` }),
 };

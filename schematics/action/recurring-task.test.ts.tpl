@@ -1,0 +1,20 @@
+import { join } from "node:path";
+import { Connection, CONNECTION_TYPE } from "herald";
+import { testServer, useTestServer } from "herald/testing";
+
+useTestServer({ appDir: join(__dirname, "{{appRoot}}") });
+
+const run = (params: Record<string, unknown>) =>
+  testServer().runAction("{{name}}", params, new Connection({ type: CONNECTION_TYPE.task }));
+
+test("{{name}} runs without params, as its schedule runs it", async () => {
+  const result = await run({});
+  expect(result.error).toBeUndefined();
+  expect(result.response).toEqual({ message: "Hello the scheduler, from {{name}}" });
+});
+
+test("{{name}} answers", async () => {
+  const result = await run({ who: "Ada" });
+  expect(result.error).toBeUndefined();
+  expect(result.response).toEqual({ message: "Hello Ada, from {{name}}" });
+});

@@ -1,0 +1,59 @@
+import type { SecurityRequirementObject, SecuritySchemeObject } from "openapi3-ts/oas31";
+import type { ActionDefinition } from "../core/action";
+import { ErrorType, TypedError } from "../core/errors";
+import type { ActionMiddleware, MiddlewareSecurity } from "../core/middleware";
+import { ActionRegistry } from "../core/registry";
+import type { ActionSource } from "./action-source";
+
+/** The middleware around each action: the registry's resolved instances, or the instances an action lists. */
+export function middlewareByAction(source: ActionSource): Map<string, readonly ActionMiddleware[]> {
+  const items = source instanceof ActionRegistry ? source.list() : [...source];
+  const byAction = new Map<string, readonly ActionMiddleware[]>();
+  for (const item of items) {
+    if ("run" in item) byAction.set(item.name, listedInstances(item));
+    else byAction.set(item.name, item.middleware);
+  }
+  return byAction;
+}
+
+function listedInstances(action: ActionDefinition): ActionMiddleware[] {
+  // A class not yet resolved cannot say what it requires; a registry source has them resolved.
+  return (action.middleware ?? []).filter((reference): reference is ActionMiddleware => typeof reference === "object");
+}
+
+/**
+ * The operation's security requirement: every guarding middleware must be satisfied (the names of
+ * one alternative are ANDed), each with any one of its credentials (the alternatives are ORed).
+ * An operation no middleware guards gets `[]`: public, said explicitly.
+ */
+export function securityRequirement(chain: readonly ActionMiddleware[]): SecurityRequirementObject[] {
+  let alternatives: SecurityRequirementObject[] = [{}];
+  for (const middleware of chain) {
+    const accepted = middleware.security ?? [];
+    if (!accepted.length) continue;
+    alternatives = alternatives.flatMap((alternative) => accepted.map((credential) => ({ ...alternative, [credential.name]: [] })));
+  }
+  return alternatives.filter((alternative) => Object.keys(alternative).length > 0);
+}
+
+/** Every scheme the middleware accept, by name; two different schemes under one name are refused. */
+export function securitySchemes(chains: Iterable<readonly ActionMiddleware[]>): Record<string, SecuritySchemeObject> {
+  const schemes: Record<string, SecuritySchemeObject> = {};
+  const declared = new Map<string, MiddlewareSecurity>();
+  for (const chain of chains) {
+    for (const credential of chain.flatMap((middleware) => middleware.security ?? [])) {
+      const earlier = declared.get(credential.name);
+      if (earlier && JSON.stringify(earlier.scheme) !== JSON.stringify(credential.scheme)) {
+        throw new TypedError({
+          message: `Two middleware declare different security schemes under the name "${credential.name}"`,
+          type: ErrorType.SERVER_INITIALIZATION,
+          key: "security",
+          value: credential.name,
+        });
+      }
+      declared.set(credential.name, credential);
+      schemes[credential.name] = { ...credential.scheme };
+    }
+  }
+  return Object.fromEntries(Object.entries(schemes).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
