@@ -3,15 +3,21 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "herald/testing";
 import { herald } from "../../support/cli";
+import type { CliRun } from "../../support/cli";
 import { childEnv, listFiles, makeScratchDir, REPO_ROOT, removeScratchDir, run } from "./support";
 
 let scratch: string;
 let appDir: string;
+let created: CliRun;
 
-beforeAll(() => {
+// One app for the whole file, made and installed once; every test reads it and none changes it.
+beforeAll(async () => {
   scratch = makeScratchDir();
   appDir = join(scratch, "my-app");
-});
+  created = await herald(["new", "my-app", "--herald", `file:${REPO_ROOT}`], { cwd: scratch });
+  if (created.code !== 0) throw new Error(`herald new failed:\n${created.stdout}\n${created.stderr}`);
+  linkHerald();
+}, 120_000);
 
 afterAll(() => removeScratchDir(scratch));
 
@@ -26,8 +32,7 @@ function linkHerald(): void {
   chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
 }
 
-test("herald new writes an application", async () => {
-  const created = await herald(["new", "my-app", "--herald", `file:${REPO_ROOT}`], { cwd: scratch });
+test("herald new writes an application", () => {
   expect(created.code).toBe(0);
   expect(created.stdout).toContain("created package.json\n");
   expect(created.stdout).toContain("Next:\n  cd my-app\n  npm install\n  npm start\n");
@@ -62,7 +67,6 @@ test("without --herald the app depends on this version of herald from the regist
 });
 
 test("its own tests pass with npm test", async () => {
-  linkHerald();
   const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
   if (tested.code !== 0) throw new Error(`npm test failed:\n${tested.stdout}\n${tested.stderr}`);
   expect(tested.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
