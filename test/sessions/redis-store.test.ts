@@ -139,7 +139,7 @@ describe("RedisSessionStore when Redis is down", () => {
   test(
     "when Redis stops answering, a command rejects after the command timeout",
     async () => {
-      const proxy = await TcpProxy.start("127.0.0.1", 6379);
+      const proxy = await TcpProxy.start({ host: "127.0.0.1", port: 6379 });
       const store = await connectedStore({ url: `redis://127.0.0.1:${proxy.port}`, commandTimeoutMs: 200 });
       const id = generateSessionId();
       await store.set(id, { a: 1 }, 60_000);
@@ -148,7 +148,7 @@ describe("RedisSessionStore when Redis is down", () => {
       await expect(store.get(id, 60_000)).rejects.toMatchObject(unavailable);
       await expect(store.set(id, { a: 2 }, 60_000)).rejects.toMatchObject(unavailable);
       await store.close();
-      await proxy.cut();
+      await proxy.close();
     },
     PROMPTLY,
   );
@@ -156,15 +156,16 @@ describe("RedisSessionStore when Redis is down", () => {
   test(
     "when the connection to Redis is lost, operations reject until it comes back",
     async () => {
-      const proxy = await TcpProxy.start("127.0.0.1", 6379);
+      const proxy = await TcpProxy.start({ host: "127.0.0.1", port: 6379 });
       const store = await connectedStore({ url: `redis://127.0.0.1:${proxy.port}` });
       const id = generateSessionId();
       await store.set(id, { a: 1 }, 60_000);
-      await proxy.cut();
+      proxy.cut();
       await waitFor(() => store.client.status !== "ready");
       await expect(store.get(id)).rejects.toMatchObject(unavailable);
       await expect(store.set(id, { a: 2 }, 60_000)).rejects.toMatchObject(unavailable);
       await store.close();
+      await proxy.close();
     },
     PROMPTLY,
   );

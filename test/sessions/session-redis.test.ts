@@ -85,7 +85,7 @@ describe("with Redis down", () => {
   test(
     "when Redis goes away during a request, a failed destroy keeps the session and its cookie",
     async () => {
-      const proxy = await TcpProxy.start("127.0.0.1", 6379);
+      const proxy = await TcpProxy.start({ host: "127.0.0.1", port: 6379 });
       const { store, sessions } = await startProcess(`redis://127.0.0.1:${proxy.port}`);
       const browser = new CookieJar();
       const created = await sessions.fromCookieHeader(browser.header);
@@ -93,13 +93,14 @@ describe("with Redis down", () => {
       browser.receive(sessions.cookieChange(created));
 
       const logout = await sessions.fromCookieHeader(browser.header);
-      await proxy.cut();
+      proxy.cut();
       await waitFor(() => store.client.status !== "ready");
       await expect(logout.destroy()).rejects.toMatchObject(unavailable);
       expect(logout.id).toBe(created.id);
       expect(logout.get("userId")).toBe(42);
       expect(sessions.cookieChange(logout)).toMatchObject({ kind: "set", reason: "refreshed" });
       await store.close();
+      await proxy.close();
     },
     PROMPTLY,
   );

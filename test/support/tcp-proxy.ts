@@ -1,58 +1,67 @@
-import { createServer, Server, Socket } from "node:net";
-import { freePort } from "./free-port";
+import { connect, createServer, Server, Socket } from "node:net";
+import type { AddressInfo, NetConnectOpts } from "node:net";
 
 /**
- * A TCP relay in front of a real service, on a port of its own, to make the service misbehave
+ * A TCP relay in front of a real service, on a port the OS gave it, to make the service misbehave
  * without touching it: `freeze()` keeps the connections open but drops everything (a hung
- * server), `cut()` drops every connection and refuses new ones (a stopped server), `restore()`
- * listens again on the same port.
+ * server), `cut()` drops every connection and resets new ones (a stopped server), `restore()`
+ * relays again. The port stays bound from `start` to `close`, so no other process can take it
+ * while the service is "down".
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
-  private server: Server | undefined;
   private frozen = false;
+  private refusing = false;
 
   private constructor(
-    readonly port: number,
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
-    const proxy = new TcpProxy(await freePort(), targetHost, targetPort);
-    await proxy.restore();
-    return proxy;
+    private readonly server: Server,
+    private readonly target: NetConnectOpts,
+  ) {
+    server.on("connection", (client) => this.accept(client));
   }
 
-  get cutOff(): boolean {
-    return this.server === undefined;
+  static async start(target: NetConnectOpts): Promise<TcpProxy> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    return new TcpProxy(server, target);
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   freeze(): void {
     this.frozen = true;
   }
 
-  async restore(): Promise<void> {
-    if (this.server) return;
-    this.frozen = false;
-    const server = createServer((client) => this.relay(client));
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(this.port, "127.0.0.1", () => resolve());
-    });
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
+  cut(): void {
+    this.refusing = true;
     for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private relay(client: Socket): void {
-    const upstream = new Socket();
-    upstream.connect(this.targetPort, this.targetHost);
+  restore(): void {
+    this.refusing = false;
+    this.frozen = false;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(client: Socket): void {
+    if (this.refusing) {
+      client.on("error", () => undefined);
+      client.resetAndDestroy();
+      return;
+    }
+    this.relay(client, connect(this.target));
+  }
+
+  private relay(client: Socket, upstream: Socket): void {
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],

@@ -1,6 +1,7 @@
 /**
- * Type-level checks: `tsc --noEmit` (run by CI) fails when an inference here is wrong. The Jest
- * test at the end only makes the file a suite; the checks are the assignments.
+ * Type-level checks: `tsc --noEmit` (run by CI) fails when an inference here is wrong, and an
+ * unused `@ts-expect-error` fails it when a wrong type stops being refused. The Jest tests run
+ * the same actions, so the values agree with the types tsc checked.
  */
 import { z } from "zod";
 import { TypedError, type Action, type ActionParams, type ActionResponse } from "herald";
@@ -51,6 +52,19 @@ assertType<Equals<ActionParams<WithInputs>, { name: string; nickname: string }>>
 // @ts-expect-error the output type of a transform is what run receives, not its input
 assertType<Equals<ActionParams<WithTransform>, { id: string }>>();
 
-test("type-level checks compile", () => {
-  expect(new WithInputs().name).toBe("user:create");
+test("run receives the parsed inputs the params type describes", async () => {
+  const action = new WithInputs();
+  const params: ActionParams<WithInputs> = await action.inputs.parseAsync({ name: "Ada", age: "36", tags: ["admin"] });
+  expect(params).toEqual({ name: "Ada", age: 36, admin: false, tags: ["admin"] });
+  expect(await action.run(params)).toEqual({ id: 1, name: "Ada" });
+});
+
+test("a transform's output is what run receives", async () => {
+  const action = new WithTransform();
+  const params: ActionParams<WithTransform> = await action.inputs.parseAsync({ id: "7" });
+  expect(await action.run(params)).toEqual([7]);
+});
+
+test("an action without inputs answers its literal response", async () => {
+  expect(await new WithoutInputs().run()).toBe("pong");
 });

@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { EventEmitter } from "node:events";
 import { createInterface } from "node:readline";
-import { waitFor } from "herald/testing";
 
 const HERALD_BIN = join(__dirname, "../../../dist/cli-entry.js");
 
@@ -17,9 +17,15 @@ export class HeraldProcess {
   readonly otherOutput: string[] = [];
   readonly exited: Promise<number | null>;
   url = "";
+  private readonly logged = new EventEmitter();
+  private exitCode: number | null | undefined;
 
   private constructor(private readonly child: ChildProcess) {
     this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+    void this.exited.then((code) => {
+      this.exitCode = code;
+      this.logged.emit("change");
+    });
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on("line", (line) => {
         try {
@@ -27,8 +33,29 @@ export class HeraldProcess {
         } catch {
           this.otherOutput.push(line);
         }
+        this.logged.emit("change");
       });
     }
+  }
+
+  /**
+   * Resolves when `condition` holds, checked at each line the process logs: no deadline of its
+   * own, since a loaded machine only makes the process slower; the test's timeout bounds it.
+   */
+  private until(what: string, condition: () => boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (condition()) {
+          this.logged.off("change", check);
+          resolve();
+        } else if (this.exitCode !== undefined) {
+          this.logged.off("change", check);
+          reject(new Error(`herald start exited (${this.exitCode}) before ${what}:\n${this.otherOutput.join("\n")}`));
+        }
+      };
+      this.logged.on("change", check);
+      check();
+    });
   }
 
   /** Starts the app in `appDir` on a free port, and resolves once it logged "server started". */
@@ -39,15 +66,7 @@ export class HeraldProcess {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const started = new HeraldProcess(child);
-    let exitCode: number | null | undefined;
-    void started.exited.then((code) => (exitCode = code));
-    await waitFor(
-      () => {
-        if (exitCode !== undefined) throw new Error(`herald start exited (${exitCode}) before it started:\n${started.otherOutput.join("\n")}`);
-        return started.logs.some((line) => line.msg === "server started");
-      },
-      { timeout: 30_000 },
-    );
+    await started.until("it started", () => started.logs.some((line) => line.msg === "server started"));
     started.url = started.logs.find((line) => line.msg === "server started")!.url as string;
     return started;
   }
@@ -71,7 +90,7 @@ export class HeraldProcess {
 
   /** Waits until at least `count` lines match. */
   async waitForLines(msg: string, count: number, fields: Record<string, unknown> = {}): Promise<void> {
-    await waitFor(() => this.lines(msg, fields).length >= count, { timeout: 20_000 });
+    await this.until(`it logged "${msg}" ${count} times`, () => this.lines(msg, fields).length >= count);
   }
 
   /** Ends it however it is doing: SIGKILL when still running. */

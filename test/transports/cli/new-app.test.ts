@@ -3,15 +3,32 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { waitFor } from "herald/testing";
 import { herald } from "../../support/cli";
+import type { CliRun } from "../../support/cli";
 import { childEnv, listFiles, makeScratchDir, REPO_ROOT, removeScratchDir, run } from "./support";
 
 let scratch: string;
 let appDir: string;
+let created: CliRun;
 
-beforeAll(() => {
+/**
+ * Each flag of `herald new`, with the run that proves it: the app these runs write is the one whose
+ * `npm test`, typecheck and `npm start` are checked below.
+ */
+const flagRuns: Record<string, string[]> = {
+  name: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
+  herald: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
+  force: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`, "--force"],
+  "dry-run": ["new", "other-app", "--dry-run"],
+};
+
+// One app for the whole file, made and installed once; a test that changes it puts it back.
+beforeAll(async () => {
   scratch = makeScratchDir();
   appDir = join(scratch, "my-app");
-});
+  created = await herald(flagRuns.name!, { cwd: scratch });
+  if (created.code !== 0) throw new Error(`herald new failed:\n${created.stdout}\n${created.stderr}`);
+  linkHerald();
+}, 120_000);
 
 afterAll(() => removeScratchDir(scratch));
 
@@ -26,25 +43,13 @@ function linkHerald(): void {
   chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
 }
 
-/**
- * Each flag of `herald new`, with the run that proves it: the app these runs write is the one whose
- * `npm test`, typecheck and `npm start` are checked below.
- */
-const flagRuns: Record<string, string[]> = {
-  name: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
-  herald: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
-  force: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`, "--force"],
-  "dry-run": ["new", "other-app", "--dry-run"],
-};
-
 test("every flag of herald new has its run here", async () => {
   const help = await herald(["new", "--help"], { cwd: scratch });
   const flags = [...help.stdout.matchAll(/^\s+(?:-\w, )?--([a-z][a-z-]*)/gm)].map((match) => match[1]!);
   expect(flags.filter((flag) => !["help", "version", "quiet"].includes(flag)).sort()).toEqual(Object.keys(flagRuns).sort());
 });
 
-test("herald new writes an application", async () => {
-  const created = await herald(flagRuns.name!, { cwd: scratch });
+test("herald new writes an application", () => {
   expect(created.code).toBe(0);
   expect(created.stdout).toContain("created package.json\n");
   expect(created.stdout).toContain("Next:\n  cd my-app\n  npm install\n  npm start\n");
@@ -87,7 +92,6 @@ test("--force writes the application again over its own files", async () => {
 });
 
 test("its own tests pass with npm test", async () => {
-  linkHerald();
   const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
   if (tested.code !== 0) throw new Error(`npm test failed:\n${tested.stdout}\n${tested.stderr}`);
   expect(tested.stderr).toMatch(/Tests:\s+2 passed, 2 total/);

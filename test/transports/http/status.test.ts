@@ -3,8 +3,13 @@ import { HTTP_APP } from "./fixture";
 
 useTestServer({ appDir: HTTP_APP, env: { LOG_LEVEL: "fatal", NAME: "fixture" } });
 
-test("GET /api/status reports name, the app's version, uptime and healthy services", async () => {
+// The server is shared by the file: each test starts from the same services, whatever an earlier one registered.
+beforeEach(() => {
   testServer().health.register("cache", () => undefined);
+  testServer().health.register("database", () => undefined);
+});
+
+test("GET /api/status reports name, the app's version, uptime and healthy services", async () => {
   const response = await fetch(`${serverUrl()}/api/status`);
   expect(response.status).toBe(200);
   const status = await response.json();

@@ -16,7 +16,7 @@ let server: HeraldServer;
 
 beforeAll(async () => {
   redis = await connectTestRedis();
-  proxy = await TcpProxy.start("127.0.0.1", 6379);
+  proxy = await TcpProxy.start({ host: "127.0.0.1", port: 6379 });
   store = new RedisSessionStore({ url: `redis://127.0.0.1:${proxy.port}`, prefix });
   await store.connect();
   server = await startTestServer({ appDir, env: { REDIS_URL: "" }, providers: [{ token: SESSION_STORE_TOKEN, useValue: store }] });
@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await store?.close();
-  await proxy?.cut();
+  await proxy?.close();
   await deleteKeys(redis, prefix);
   await redis.quit();
 }, HOOK_TIMEOUT);
@@ -38,11 +38,11 @@ test(
     await session.set("user", "ada");
     const cookie = manager.cookie.serialize(session.id!).split(";")[0]!;
 
-    await proxy.cut();
+    proxy.cut();
     const socket = await TestSocket.open(`${server.url!.replace(/^http/, "ws")}/ws`, { headers: { cookie } });
     try {
       expect((await socket.action("ws:whoami")).error).toMatchObject({ type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
-      await proxy.restore();
+      proxy.restore();
       await waitFor(async () => (await socket.action("ws:whoami")).response?.user === "ada", { timeout: 20_000 });
     } finally {
       await socket.close();
