@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LogFormat, LogLevel } from "./constants";
 import { ErrorType, TypedError } from "./errors";
+import { DEFAULT_PARAMS_BOUNDS, ParamsBounds } from "./params-bounds";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().min(0);
@@ -15,6 +16,8 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(LogLevel).optional(),
   LOG_FORMAT: z.enum(LogFormat).optional(),
   ACTION_TIMEOUT: positiveMs.default(300_000),
+  PARAMS_MAX_KEYS: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxKeys),
+  PARAMS_MAX_ITEMS: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxItems),
 });
 
 const VARIABLES = Object.keys(environmentSchema.shape) as (keyof typeof environmentSchema.shape)[];
@@ -30,6 +33,8 @@ export class HeraldConfig {
   readonly logLevel!: LogLevel;
   readonly logFormat!: LogFormat;
   readonly actionTimeout!: number;
+  /** What one call's params may hold (keys per object, items per array), whatever the transport. */
+  readonly paramsBounds!: ParamsBounds;
   /** Every variable as read, after `NAME_<NODE_ENV>` overrides, for application settings. */
   readonly raw!: Readonly<Record<string, string | undefined>>;
 
@@ -72,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
     logLevel: values.LOG_LEVEL ?? (values.NODE_ENV === "test" ? LogLevel.warn : LogLevel.info),
     logFormat: values.LOG_FORMAT ?? (production ? LogFormat.json : LogFormat.text),
     actionTimeout: values.ACTION_TIMEOUT,
+    paramsBounds: { maxKeys: values.PARAMS_MAX_KEYS, maxItems: values.PARAMS_MAX_ITEMS },
     raw: Object.freeze(resolved),
   });
 }

@@ -6,7 +6,7 @@ import { isLevelOn, type Logger } from "./logger";
 import type { ActionMiddleware, ActionMiddlewareResponse } from "./middleware";
 import type { ActionRegistry, RegisteredAction } from "./registry";
 import { redactSecrets } from "./secret";
-import { assertParamsDepth } from "./params-depth";
+import { assertParamsBounds, ParamsBounds } from "./params-bounds";
 import { parseParams } from "./validation";
 
 export interface ActionResult {
@@ -21,6 +21,8 @@ export interface ActionResult {
 export interface DispatcherOptions {
   logger: Logger;
   actionTimeout: number;
+  /** What params may hold before they are validated; the defaults when absent. */
+  paramsBounds?: ParamsBounds;
   production: boolean;
   globalMiddleware?: readonly ActionMiddleware[];
   /** Names the backing service whose outage an error shows (see HealthRegistry.outageBehind). */
@@ -123,7 +125,7 @@ export class Dispatcher {
       });
     } else {
       try {
-        assertParamsDepth(rawParams);
+        assertParamsBounds(rawParams, this.options.paramsBounds);
         const parsed = parseParams(registered.action.inputs, rawParams);
         call.params = parsed instanceof Promise ? await parsed : parsed;
       } catch (thrown) {

@@ -109,6 +109,7 @@ export class HeraldServer {
     this.dispatcher = new Dispatcher(this.registry, {
       logger: this.logger,
       actionTimeout: this.config.actionTimeout,
+      paramsBounds: this.config.paramsBounds,
       production: this.config.production,
       globalMiddleware: globalMiddlewareOf(middleware),
       outageBehind: (error) => this.health.outageBehind(error),

@@ -1,0 +1,98 @@
+import { ErrorType, TypedError } from "./errors";
+
+/**
+ * How deep params may nest (objects and arrays). Deeper input is refused before anything walks it
+ * recursively (copies, validation, logging, the JSON of an echo), where it would overflow the
+ * stack; 100 is also the usual default of JSON parsers that limit nesting.
+ */
+export const MAX_PARAMS_DEPTH = 100;
+
+/** What one call's params may hold: every walk after this one (zod, logs, copies) is then bounded too. */
+export interface ParamsBounds {
+  /** The most keys of one object. */
+  maxKeys: number;
+  /** The most items of one array. */
+  maxItems: number;
+}
+
+export const DEFAULT_PARAMS_BOUNDS: Readonly<ParamsBounds> = Object.freeze({ maxKeys: 1_000, maxItems: 10_000 });
+
+/** Keys that would reach an object's prototype if a parser or a later copy assigned them. */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Params already walked by `boundedParamsCopy`, which the dispatcher need not walk again. */
+const walked = new WeakSet<object>();
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object") return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function tooDeep(): TypedError {
+  return new TypedError({
+    message: `Params may nest at most ${MAX_PARAMS_DEPTH} levels deep`,
+    type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
+    key: "params",
+  });
+}
+
+function tooMany(what: string, most: number): TypedError {
+  return new TypedError({
+    message: `Params may hold at most ${most} ${what}`,
+    type: ErrorType.CONNECTION_PAYLOAD_TOO_LARGE,
+    key: "params",
+  });
+}
+
+/**
+ * The one walk over params: depth, keys per object and items per array are checked at each
+ * object before its children are visited, so hostile input costs at most one bounded pass. With
+ * `copy`, the answer is a copy as ordinary objects and arrays without the prototype keys;
+ * other values (strings, numbers, uploaded `File`s) are kept as they are.
+ */
+function walk(value: unknown, depth: number, bounds: ParamsBounds, copy: boolean): unknown {
+  const isArray = Array.isArray(value);
+  if (!isArray && !(copy ? isPlainRecord(value) : value !== null && typeof value === "object")) return value;
+  if (depth >= MAX_PARAMS_DEPTH) throw tooDeep();
+  if (isArray) {
+    if (value.length > bounds.maxItems) throw tooMany("items in one array", bounds.maxItems);
+    if (!copy) {
+      for (const item of value) walk(item, depth + 1, bounds, false);
+      return value;
+    }
+    return value.map((item) => walk(item, depth + 1, bounds, true));
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > bounds.maxKeys) throw tooMany("keys in one object", bounds.maxKeys);
+  if (!copy) {
+    for (const key of keys) walk(record[key], depth + 1, bounds, false);
+    return value;
+  }
+  const result: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (!PROTOTYPE_KEYS.has(key)) result[key] = walk(record[key], depth + 1, bounds, true);
+  }
+  return result;
+}
+
+/**
+ * Throws when params nest deeper than MAX_PARAMS_DEPTH (400 CONNECTION_ACTION_PARAM_FORMATTING)
+ * or hold more keys or items than `bounds` allow (413 CONNECTION_PAYLOAD_TOO_LARGE). Params made
+ * by `boundedParamsCopy` were checked as they were copied and are not walked again.
+ */
+export function assertParamsBounds(value: unknown, bounds: ParamsBounds = DEFAULT_PARAMS_BOUNDS): void {
+  if (value === null || typeof value !== "object" || walked.has(value)) return;
+  walk(value, 0, bounds, false);
+}
+
+/**
+ * A bounded copy of params as a transport parsed them (see `assertParamsBounds`), as ordinary
+ * objects and arrays without `__proto__`, `constructor` or `prototype` keys at any depth.
+ */
+export function boundedParamsCopy(value: Record<string, unknown>, bounds: ParamsBounds = DEFAULT_PARAMS_BOUNDS): Record<string, unknown> {
+  const result = walk(value, 0, bounds, true) as Record<string, unknown>;
+  walked.add(result);
+  return result;
+}
