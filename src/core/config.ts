@@ -17,7 +17,7 @@ const environmentSchema = z.object({
   LOG_FORMAT: z.enum(LogFormat).optional(),
   ACTION_TIMEOUT: positiveMs.default(300_000),
   PARAMS_MAX_KEYS: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxKeys),
-  PARAMS_MAX_ITEMS: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxItems),
+  PARAMS_MAX_VALUES: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxValues),
 });
 
 const VARIABLES = Object.keys(environmentSchema.shape) as (keyof typeof environmentSchema.shape)[];
@@ -33,7 +33,7 @@ export class HeraldConfig {
   readonly logLevel!: LogLevel;
   readonly logFormat!: LogFormat;
   readonly actionTimeout!: number;
-  /** What one call's params may hold (keys per object, items per array), whatever the transport. */
+  /** What one call's params may hold (keys per object, values in all), whatever the transport. */
   readonly paramsBounds!: ParamsBounds;
   /** Every variable as read, after `NAME_<NODE_ENV>` overrides, for application settings. */
   readonly raw!: Readonly<Record<string, string | undefined>>;
@@ -77,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
     logLevel: values.LOG_LEVEL ?? (values.NODE_ENV === "test" ? LogLevel.warn : LogLevel.info),
     logFormat: values.LOG_FORMAT ?? (production ? LogFormat.json : LogFormat.text),
     actionTimeout: values.ACTION_TIMEOUT,
-    paramsBounds: { maxKeys: values.PARAMS_MAX_KEYS, maxItems: values.PARAMS_MAX_ITEMS },
+    paramsBounds: { maxKeys: values.PARAMS_MAX_KEYS, maxValues: values.PARAMS_MAX_VALUES },
     raw: Object.freeze(resolved),
   });
 }

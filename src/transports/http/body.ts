@@ -2,6 +2,8 @@ import type { Request, RequestHandler, Response } from "express";
 import { parse as parseForm } from "node:querystring";
 import type { z } from "zod";
 import { ErrorType, TypedError } from "../../core/errors";
+import { assertJsonTextBounds } from "../../core/json-text-bounds";
+import type { ParamsBounds } from "../../core/params-bounds";
 import { takesFiles } from "./file-inputs";
 import { readLimitedBody, refuseOversize } from "./limited-body";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
@@ -20,6 +22,8 @@ export interface BodyLimits {
   /** Largest multipart body, its files together, for actions whose inputs take files. */
   fileLimit: number;
   maxFiles: number;
+  /** What the params of a JSON body may hold, checked on its text before it is parsed. */
+  paramsBounds: ParamsBounds;
 }
 
 function run(parser: RequestHandler, req: Request, res: Response): Promise<void> {
@@ -99,11 +103,16 @@ function assertObject(fields: unknown): void {
   throw malformedBody("The request body must be a JSON object, whose keys are the action's params");
 }
 
-/** A JSON or urlencoded body, read up to the limit, parsed once. */
-async function readFields(req: Request, res: Response, json: boolean, limit: number): Promise<RequestBody> {
+/**
+ * A JSON or urlencoded body, read up to the limit and parsed once; a JSON text is first scanned
+ * for the params bounds, so that a body of too many keys costs no parse.
+ */
+async function readFields(req: Request, res: Response, json: boolean, limits: BodyLimits): Promise<RequestBody> {
   assertUtf8(req);
-  const text = (await readLimitedBody(req, res, limit)).toString("utf8");
-  // No key limit in the parse: the params walk refuses too many with a 413 instead of dropping them.
+  const bytes = await readLimitedBody(req, res, limits.bodyLimit);
+  if (json) assertJsonTextBounds(bytes, limits.paramsBounds);
+  const text = bytes.toString("utf8");
+  // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
   const fields = json ? parseJson(text) : parseForm(text, undefined, undefined, { maxKeys: 0 });
   assertObject(fields);
   return { fields, files: NO_FILES };
@@ -134,9 +143,9 @@ export function bodyReaderFor(inputs: z.ZodType | undefined, limits: BodyLimits)
     const limit = type === MULTIPART_TYPE && multipart ? fileLimit : bodyLimit;
     if (Number(req.headers["content-length"]) > limit) throw refuseOversize(req, res, limit);
     if (!type) return NO_BODY;
-    if (type === FORM_TYPE) return readFields(req, res, false, bodyLimit);
+    if (type === FORM_TYPE) return readFields(req, res, false, limits);
     if (type === MULTIPART_TYPE) return multipart ? readMultipart(req, res, multipart, fileLimit) : NO_BODY;
-    return readFields(req, res, true, bodyLimit);
+    return readFields(req, res, true, limits);
   };
   return (req, res) => (hasBody(req) ? read(req, res) : NO_BODY);
 }

@@ -52,7 +52,7 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
   trustProxy(app, settings.trustProxy);
   app.set("query parser", "simple");
   const origin = requestOrigin(settings.trustProxy);
-  const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles };
+  const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: server.config.paramsBounds };
   app.use(
     handlerSequence([
       everyRequest(tracker, origin),
