@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { ErrorType, TypedError } from "../../core/errors";
 import { assertJsonTextBounds } from "../../core/json-text-bounds";
 import type { ParamsBounds } from "../../core/params-bounds";
-import { takesFiles } from "./file-inputs";
+import { takesFiles } from "../../schema/takes-files";
 import { readLimitedBody, refuseOversize } from "./limited-body";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 

@@ -25,7 +25,7 @@ function innerSchemas(def: Record<string, unknown>): z.ZodType[] {
 /**
  * Whether an action's inputs may take an uploaded file: a `z.file()` anywhere in them, or a type
  * open enough to accept one (`z.any()`, `z.unknown()`, `z.custom()`, `z.lazy()`). Only such
- * actions have multipart bodies parsed; decided once per action, at boot.
+ * actions read, and document, multipart bodies; the HTTP transport decides it once per action, at boot.
  */
 export function takesFiles(schema: z.ZodType): boolean {
   const seen = new Set<z.ZodType>([schema]);
