@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LogFormat, LogLevel } from "./constants";
 import { ErrorType, TypedError } from "./errors";
 import { LogParams } from "./log-params";
+import { DEFAULT_PARAMS_BOUNDS, ParamsBounds } from "./params-bounds";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().min(0);
@@ -17,6 +18,8 @@ const environmentSchema = z.object({
   LOG_FORMAT: z.enum(LogFormat).optional(),
   LOG_PARAMS: z.enum(LogParams).default(LogParams.values),
   ACTION_TIMEOUT: positiveMs.default(300_000),
+  PARAMS_MAX_KEYS: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxKeys),
+  PARAMS_MAX_VALUES: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxValues),
 });
 
 const VARIABLES = Object.keys(environmentSchema.shape) as (keyof typeof environmentSchema.shape)[];
@@ -34,6 +37,8 @@ export class HeraldConfig {
   /** What the request log says of a call's params: values (validated, redacted, bounded), keys, or none. */
   readonly logParams!: LogParams;
   readonly actionTimeout!: number;
+  /** What one call's params may hold (keys per object, values in all), whatever the transport. */
+  readonly paramsBounds!: ParamsBounds;
   /** Every variable as read, after `NAME_<NODE_ENV>` overrides, for application settings. */
   readonly raw!: Readonly<Record<string, string | undefined>>;
 
@@ -77,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
     logFormat: values.LOG_FORMAT ?? (production ? LogFormat.json : LogFormat.text),
     logParams: values.LOG_PARAMS,
     actionTimeout: values.ACTION_TIMEOUT,
+    paramsBounds: { maxKeys: values.PARAMS_MAX_KEYS, maxValues: values.PARAMS_MAX_VALUES },
     raw: Object.freeze(resolved),
   });
 }

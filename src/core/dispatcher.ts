@@ -8,7 +8,7 @@ import { isLevelOn, type Logger } from "./logger";
 import type { ActionMiddleware, ActionMiddlewareResponse } from "./middleware";
 import type { ActionRegistry, RegisteredAction } from "./registry";
 import { LogParams, loggedParams } from "./log-params";
-import { assertParamsDepth } from "./params-depth";
+import { assertParamsBounds, ParamsBounds } from "./params-bounds";
 import { parseParams } from "./validation";
 
 export interface ActionResult {
@@ -23,6 +23,8 @@ export interface ActionResult {
 export interface DispatcherOptions {
   logger: Logger;
   actionTimeout: number;
+  /** What params may hold before they are validated; the defaults when absent. */
+  paramsBounds?: ParamsBounds;
   production: boolean;
   globalMiddleware?: readonly ActionMiddleware[];
   /** What the request log says of params (LOG_PARAMS); values by default. */
@@ -178,7 +180,7 @@ export class Dispatcher {
     dispatchOptions: DispatchOptions,
   ): Promise<void> {
     try {
-      assertParamsDepth(rawParams);
+      assertParamsBounds(rawParams, this.options.paramsBounds);
       const { admission } = this.planOf(registered);
       if (admission.length > 0) await admit(admission, call.params, connection);
       const parsed = parseParams(registered.action.inputs, rawParams);

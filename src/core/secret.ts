@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PARAMS_DEPTH } from "./params-depth";
+import { MAX_PARAMS_DEPTH } from "./params-bounds";
 
 export const SECRET_PLACEHOLDER = "[[secret]]";
 

@@ -110,6 +110,7 @@ export class HeraldServer {
     this.dispatcher = new Dispatcher(this.registry, {
       logger: this.logger,
       actionTimeout: this.config.actionTimeout,
+      paramsBounds: this.config.paramsBounds,
       production: this.config.production,
       logParams: this.config.logParams,
       globalMiddleware: globalMiddlewareOf(middleware),

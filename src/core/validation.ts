@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isSecretPath } from "./secret";
 import { ErrorIssue, ErrorType, TypedError } from "./errors";
-import { assertParamsDepth } from "./params-depth";
+import { assertParamsBounds } from "./params-bounds";
 import { markAsync, parsesSynchronously } from "./sync-parse";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -59,10 +59,10 @@ export function parseParams(schema: z.ZodType | undefined, input: unknown): Para
 
 /**
  * Validates params outside the dispatcher (a job being queued, say): as the dispatcher does, params
- * that nest too deep are refused first, since what follows (zod, the job's JSON) walks them recursively.
+ * that nest too deep or hold too much are refused first, since what follows (zod, the job's JSON) walks them recursively.
  */
 export async function validateParams(schema: z.ZodType | undefined, input: unknown): Promise<Params> {
-  assertParamsDepth(input);
+  assertParamsBounds(input);
   return parseParams(schema, input);
 }
 

@@ -8,6 +8,7 @@ import type {
   SecurityRequirementObject,
 } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
+import { takesFiles } from "../schema/takes-files";
 import { operationErrorResponses } from "./error-responses";
 import type { RoutePath } from "./route-path";
 
@@ -20,7 +21,9 @@ export interface PlacedInputs {
 }
 
 const BODY_METHODS = new Set(["post", "put", "patch"]);
-const BODY_MEDIA_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"];
+const BODY_MEDIA_TYPES = ["application/json", "application/x-www-form-urlencoded"];
+/** Only actions whose inputs take files read a multipart body (see docs/http.md). */
+const FILE_BODY_MEDIA_TYPES = [...BODY_MEDIA_TYPES, "multipart/form-data"];
 
 export function takesBody(method: string): boolean {
   return BODY_METHODS.has(method);
@@ -63,7 +66,7 @@ export function buildOperation(
     tags: [action.name.split(":")[0]!],
   };
   const bodyMethod = takesBody(method);
-  if (inputs && bodyMethod) operation.requestBody = requestBody(inputs, fields, pathNames);
+  if (inputs && bodyMethod) operation.requestBody = requestBody(inputs, fields, pathNames, action.inputs !== undefined && takesFiles(action.inputs));
   else if (inputs) parameters.push(...queryParameters(inputs, fields, pathNames));
   if (parameters.length) operation.parameters = parameters;
   operation.responses = {
@@ -102,7 +105,7 @@ function queryParameters(inputs: PlacedInputs, fields: ObjectFields | undefined,
     });
 }
 
-function requestBody(inputs: PlacedInputs, fields: ObjectFields | undefined, pathNames: Set<string>): RequestBodyObject {
+function requestBody(inputs: PlacedInputs, fields: ObjectFields | undefined, pathNames: Set<string>, withFiles: boolean): RequestBodyObject {
   let schema: Schema = inputs.reference;
   let required = fields ? fields.required.length > 0 : true;
   const overlaps = fields && Object.keys(fields.properties).some((name) => pathNames.has(name));
@@ -114,7 +117,8 @@ function requestBody(inputs: PlacedInputs, fields: ObjectFields | undefined, pat
     if (!remaining.length) delete schema.required;
     required = remaining.length > 0;
   }
-  return { required, content: Object.fromEntries(BODY_MEDIA_TYPES.map((type) => [type, { schema }])) };
+  const types = withFiles ? FILE_BODY_MEDIA_TYPES : BODY_MEDIA_TYPES;
+  return { required, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
 }
 
 function successResponse(action: ActionDefinition): ResponseObject {

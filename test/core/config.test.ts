@@ -17,6 +17,7 @@ test("defaults outside production", () => {
     port: 8080,
     host: "127.0.0.1",
     actionTimeout: 300_000,
+    paramsBounds: { maxKeys: 1_000, maxValues: 10_000 },
     logLevel: LogLevel.info,
     logFormat: LogFormat.text,
   });
@@ -33,12 +34,14 @@ test("values are typed", () => {
   const config = loadConfig({
     PORT: "3000",
     ACTION_TIMEOUT: "0",
+    PARAMS_MAX_KEYS: "50",
+    PARAMS_MAX_VALUES: "200",
     LOG_LEVEL: "debug",
     LOG_FORMAT: "json",
     REDIS_URL: "redis://127.0.0.1:6379",
     DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
   });
-  expect(config).toMatchObject({ port: 3000, actionTimeout: 0, logLevel: "debug", logFormat: "json" });
+  expect(config).toMatchObject({ port: 3000, actionTimeout: 0, logLevel: "debug", logFormat: "json", paramsBounds: { maxKeys: 50, maxValues: 200 } });
   expect(config.redisUrl).toBe("redis://127.0.0.1:6379");
 });
 
@@ -52,6 +55,7 @@ test.each([
   ["PORT", "eighty"],
   ["PORT", "70000"],
   ["ACTION_TIMEOUT", "-1"],
+  ["PARAMS_MAX_KEYS", "0"],
   ["LOG_LEVEL", "loud"],
   ["LOG_FORMAT", "xml"],
   ["NODE_ENV", "staging"],

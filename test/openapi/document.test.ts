@@ -123,11 +123,11 @@ describe("the OpenAPI document of the fixture app", () => {
     expect(parameters(remove).map((param) => `${param.in}:${param.name}`)).toEqual(["path:id"]);
   });
 
-  test("PUT, POST and PATCH inputs are a JSON, urlencoded or multipart body", () => {
+  test("PUT, POST and PATCH inputs are a JSON or urlencoded body; multipart only where inputs take files", () => {
     const create = operation("/api/user", "put");
     const body = create.requestBody as RequestBodyObject;
     expect(body.required).toBe(true);
-    expect(Object.keys(body.content)).toEqual(["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]);
+    expect(Object.keys(body.content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
     expect(body.content["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/user.create.inputs" });
     expect(bodySchema(create)).toMatchObject({
       type: "object",
@@ -135,6 +135,17 @@ describe("the OpenAPI document of the fixture app", () => {
       properties: { name: { type: "string", minLength: 3, description: "Display name" }, email: { format: "email" } },
     });
     expect(create.parameters).toBeUndefined();
+  });
+
+  test("an action whose inputs take files also takes a multipart body", () => {
+    const upload: ActionDefinition = {
+      name: "files:upload",
+      inputs: z.object({ title: z.string(), document: z.file() }),
+      web: { route: "/files", method: HTTP_METHOD.POST },
+      run: async () => undefined,
+    };
+    const body = buildOpenApiDocument([upload]).paths!["/api/files"]!.post!.requestBody as RequestBodyObject;
+    expect(Object.keys(body.content)).toEqual(["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]);
   });
 
   test("a body leaves out the fields the path carries", () => {

@@ -4,7 +4,7 @@ import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { SessionManager } from "../../sessions/session-manager";
 import type { ActionCall } from "./action-router";
-import type { BodyReader } from "./body";
+import { BodyLimits, bodyReaderFor } from "./body";
 import { mergeParams } from "./params";
 import type { RequestOrigin } from "./request-origin";
 import type { RequestTracker } from "./request-tracker";
@@ -12,7 +12,7 @@ import { writeResult } from "./response-writer";
 
 export interface ActionHandlerContext {
   server: HeraldServer;
-  readBody: BodyReader;
+  bodyLimits: BodyLimits;
   tracker: RequestTracker;
   origin: RequestOrigin;
 }
@@ -28,7 +28,9 @@ function hasAny(headers: Record<string, string>): boolean {
  * a small JSON answer, are handled at once.
  */
 export function actionHandler(entry: RegisteredAction, context: ActionHandlerContext): ActionCall {
-  const { server, readBody, tracker, origin } = context;
+  const { server, tracker, origin } = context;
+  const readBody = bodyReaderFor(entry.action.inputs, context.bodyLimits);
+  const { paramsBounds } = server.config;
   const sessions = server.container.resolve(SessionManager);
   const { production } = server.config;
   const logger = server.logger;
@@ -37,7 +39,7 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
     res.setHeader("Cache-Control", "no-store");
     const read = readBody(req, res);
     const body = read instanceof Promise ? await read : read;
-    const params = mergeParams(routeParams, req.query, body.fields, body.files);
+    const params = mergeParams(paramsBounds, routeParams, req.query, body.fields, body.files);
     const found = sessions.fromCookieHeader(req.headers.cookie);
     const session = found instanceof Promise ? await found : found;
     const connection = new Connection({

@@ -1,6 +1,11 @@
-import express, { Request, RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
+import { parse as parseForm } from "node:querystring";
+import type { z } from "zod";
 import { ErrorType, TypedError } from "../../core/errors";
-import { lingerAfterAnswer } from "./refused-socket";
+import { assertJsonTextBounds } from "../../core/json-text-bounds";
+import type { ParamsBounds } from "../../core/params-bounds";
+import { takesFiles } from "../../schema/takes-files";
+import { readLimitedBody, refuseOversize } from "./limited-body";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -10,6 +15,16 @@ export interface RequestBody {
 
 /** A request without a body is answered at once, not as a promise: most requests carry none. */
 export type BodyReader = (req: Request, res: Response) => RequestBody | Promise<RequestBody>;
+
+export interface BodyLimits {
+  /** Largest JSON or urlencoded body, and largest multipart text field, in bytes. */
+  bodyLimit: number;
+  /** Largest multipart body, its files together, for actions whose inputs take files. */
+  fileLimit: number;
+  maxFiles: number;
+  /** What the params of a JSON body may hold, checked on its text before it is parsed. */
+  paramsBounds: ParamsBounds;
+}
 
 function run(parser: RequestHandler, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
@@ -24,6 +39,15 @@ const MULTER_SIZE_LIMITS = new Set([
   "LIMIT_FIELD_VALUE",
   "LIMIT_FIELD_COUNT",
 ]);
+
+function malformedBody(message: string, cause?: unknown): TypedError {
+  return new TypedError({
+    message,
+    type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
+    key: "body",
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
 
 /**
  * What a body parser failed with, as the error the client gets: over a limit → 413
@@ -40,60 +64,88 @@ export function bodyError(error: unknown, limit: number): TypedError {
       key: "body",
     });
   }
-  return new TypedError({
-    message: type === "entity.parse.failed" ? `Malformed JSON body: ${message}` : `Malformed request body: ${message}`,
-    type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
-    key: "body",
-    cause: error,
-  });
+  return malformedBody(type === "entity.parse.failed" ? `Malformed JSON body: ${message}` : `Malformed request body: ${message}`, error);
 }
 
-/**
- * A body whose Content-Length is over the limit is refused before a byte of it is read: the
- * parsers would read it to its end first (so as to answer on a clean connection), which for an
- * upload that never ends means never. The answer says `Connection: close`, and the connection
- * closes lingering: what the client still sends is dropped while it reads the answer.
- */
-function refuseDeclaredOversize(req: Request, res: Response, limit: number): TypedError {
-  res.setHeader("Connection", "close");
-  lingerAfterAnswer(req.socket);
-  return payloadTooLarge(limit);
-}
-
-const NO_BODY: RequestBody = Object.freeze({ fields: undefined, files: Object.freeze(Object.create(null)) });
+const NO_FILES: Record<string, File | File[]> = Object.freeze(Object.create(null));
+const NO_BODY: RequestBody = Object.freeze({ fields: undefined, files: NO_FILES });
 
 /**
  * Whether the request carries a body, even an empty one (RFC 9112 §6.3: a request has one only
- * when it sends Transfer-Encoding or Content-Length). Every parser below skips a request without
- * one; asking first spares them, and their promises, on each GET.
+ * when it sends Transfer-Encoding or Content-Length). Asking first spares the readers, and their
+ * promises, on each GET.
  */
 function hasBody(req: Request): boolean {
   return req.headers["transfer-encoding"] !== undefined || !Number.isNaN(Number(req.headers["content-length"]));
 }
 
-/** Reads a JSON, urlencoded or multipart body; a body of any other type is left unread. */
-export function bodyReader(bodyLimit: number, maxFiles: number): BodyReader {
-  const parsers = [
-    express.json({ limit: bodyLimit, type: ["application/json", "application/*+json"] }),
-    express.urlencoded({ limit: bodyLimit, extended: false }),
-    multipartParser(bodyLimit, maxFiles),
-  ];
-  const read = async (req: Request, res: Response): Promise<RequestBody> => {
-    if (Number(req.headers["content-length"]) > bodyLimit) throw refuseDeclaredOversize(req, res, bodyLimit);
-    try {
-      for (const parser of parsers) await run(parser, req, res);
-    } catch (error) {
-      throw bodyError(error, bodyLimit);
-    }
-    const fields: unknown = req.body;
-    if (Array.isArray(fields) || (fields !== undefined && (fields === null || typeof fields !== "object"))) {
-      throw new TypedError({
-        message: "The request body must be a JSON object, whose keys are the action's params",
-        type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
-        key: "body",
-      });
-    }
-    return { fields, files: filesByField(req.files as Express.Multer.File[] | undefined) };
+const JSON_TYPES = ["application/json", "application/*+json"];
+const FORM_TYPE = "application/x-www-form-urlencoded";
+const MULTIPART_TYPE = "multipart/form-data";
+
+function assertUtf8(req: Request): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+  if (charset && charset !== "utf-8" && charset !== "utf8") throw malformedBody(`Unsupported charset "${charset}": send utf-8`);
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw malformedBody(`Malformed JSON body: ${(error as Error).message}`, error);
+  }
+}
+
+/** JSON's `null`, `5` or `"abc"` are as wrong here as `[1]`: params are the keys of an object. */
+function assertObject(fields: unknown): void {
+  if (fields === undefined || (fields !== null && typeof fields === "object" && !Array.isArray(fields))) return;
+  throw malformedBody("The request body must be a JSON object, whose keys are the action's params");
+}
+
+/**
+ * A JSON or urlencoded body, read up to the limit and parsed once; a JSON text is first scanned
+ * for the params bounds, so that a body of too many keys costs no parse.
+ */
+async function readFields(req: Request, res: Response, json: boolean, limits: BodyLimits): Promise<RequestBody> {
+  assertUtf8(req);
+  const bytes = await readLimitedBody(req, res, limits.bodyLimit);
+  if (json) assertJsonTextBounds(bytes, limits.paramsBounds);
+  const text = bytes.toString("utf8");
+  // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
+  const fields = json ? parseJson(text) : parseForm(text, undefined, undefined, { maxKeys: 0 });
+  assertObject(fields);
+  return { fields, files: NO_FILES };
+}
+
+async function readMultipart(req: Request, res: Response, parser: RequestHandler, limit: number): Promise<RequestBody> {
+  try {
+    await run(parser, req, res);
+  } catch (thrown) {
+    const error = bodyError(thrown, limit);
+    if (error.status === 413) throw refuseOversize(req, res, limit);
+    throw error;
+  }
+  return { fields: req.body as unknown, files: filesByField(req.files as Express.Multer.File[] | undefined) };
+}
+
+/**
+ * The body reader of one action, chosen at boot: an action without inputs has no body read at
+ * all; one whose inputs take files (see `takesFiles`) reads JSON, urlencoded and multipart
+ * bodies; any other reads JSON and urlencoded. A body of another type is left unread. A
+ * Content-Length over the limit is refused before a byte of the body is read.
+ */
+export function bodyReaderFor(inputs: z.ZodType | undefined, limits: BodyLimits): BodyReader {
+  const { bodyLimit, fileLimit, maxFiles } = limits;
+  const multipart = inputs && takesFiles(inputs) ? multipartParser(fileLimit, bodyLimit, maxFiles) : undefined;
+  const read = (req: Request, res: Response): RequestBody | Promise<RequestBody> => {
+    const type = inputs ? req.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE]) : false;
+    const limit = type === MULTIPART_TYPE && multipart ? fileLimit : bodyLimit;
+    if (Number(req.headers["content-length"]) > limit) throw refuseOversize(req, res, limit);
+    if (!type) return NO_BODY;
+    if (type === FORM_TYPE) return readFields(req, res, false, limits);
+    if (type === MULTIPART_TYPE) return multipart ? readMultipart(req, res, multipart, fileLimit) : NO_BODY;
+    return readFields(req, res, true, limits);
   };
   return (req, res) => (hasBody(req) ? read(req, res) : NO_BODY);
 }

@@ -4,7 +4,6 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { HeraldServer } from "../../core/server";
 import { actionHandler } from "./action-handler";
 import { actionRouter } from "./action-router";
-import { bodyReader } from "./body";
 import { corsFor } from "./cors";
 import { refuseCrossSite } from "./cross-site";
 import { errorHandler, notFound } from "./error-handler";
@@ -61,7 +60,7 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
   trustProxy(app, settings.trustProxy);
   app.set("query parser", "simple");
   const origin = requestOrigin(settings.trustProxy);
-  const readBody = bodyReader(settings.bodyLimit, settings.maxFiles);
+  const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: server.config.paramsBounds };
   app.use(
     handlerSequence([
       everyRequest(tracker, origin, server.config.production),
@@ -69,7 +68,7 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       refuseCrossSite(settings.apiPrefix, settings.corsOrigins),
       serveMounts(server.httpMounts, settings.bodyLimit),
-      actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, readBody, tracker, origin })),
+      actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, bodyLimits, tracker, origin })),
     ]),
   );
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge));

@@ -65,7 +65,7 @@ export class HttpInitializer implements Initializer {
       ? (createHttpsServer({ ...timeouts, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, this.app) as unknown as Server)
       : createHttpServer(timeouts, this.app);
     capConnectionsPerAddress(listener, this.settings.maxConnectionsPerAddress, { tls: Boolean(tls), production: config.production });
-    continueWithinLimit(listener, this.settings.bodyLimit);
+    continueWithinLimit(listener, Math.max(this.settings.bodyLimit, this.settings.fileLimit));
     this.tracker!.watch(listener);
     try {
       await listen(listener, config.port, config.host);

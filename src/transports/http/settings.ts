@@ -14,7 +14,8 @@ const environmentSchema = z.object({
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)+$/, "must be a path such as /api, without a trailing slash")
     .default("/api"),
-  HTTP_BODY_LIMIT: byteSize.default(10 * 1024 ** 2),
+  HTTP_BODY_LIMIT: byteSize.default(1024 ** 2),
+  HTTP_FILE_LIMIT: byteSize.default(10 * 1024 ** 2),
   HTTP_MAX_FILES: z.coerce.number().int().min(1).default(10),
   HTTP_CORS_ORIGINS: originList.default([]),
   HTTP_TRUST_PROXY: trustProxy.default(false),
@@ -36,8 +37,10 @@ const environmentSchema = z.object({
 
 export interface HttpSettings {
   apiPrefix: string;
-  /** Largest request body, in bytes; also the largest single uploaded file. */
+  /** Largest JSON or urlencoded request body, and largest multipart text field, in bytes. */
   bodyLimit: number;
+  /** Largest multipart body, its files together, in bytes; only actions whose inputs take files read one. */
+  fileLimit: number;
   maxFiles: number;
   /** Origins allowed to call cross-origin; `*` allows any, without credentials. */
   corsOrigins: string[];
@@ -62,6 +65,7 @@ export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSetting
   return {
     apiPrefix: values.HTTP_API_PREFIX,
     bodyLimit: values.HTTP_BODY_LIMIT,
+    fileLimit: values.HTTP_FILE_LIMIT,
     maxFiles: values.HTTP_MAX_FILES,
     corsOrigins: values.HTTP_CORS_ORIGINS,
     trustProxy: values.HTTP_TRUST_PROXY,

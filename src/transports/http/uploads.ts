@@ -24,21 +24,22 @@ function byteLimit(limit: number): Transform {
 }
 
 /**
- * multipart/form-data through multer, kept in memory: each request is bounded by the body limit
- * as a whole, not only file by file.
+ * multipart/form-data through multer, kept in memory: the request as a whole is bounded by
+ * `fileLimit` (HTTP_FILE_LIMIT), not only file by file, and each text field by `fieldLimit`
+ * (HTTP_BODY_LIMIT).
  */
-export function multipartParser(bodyLimit: number, maxFiles: number): RequestHandler {
+export function multipartParser(fileLimit: number, fieldLimit: number, maxFiles: number): RequestHandler {
   const options = {
     storage: multer.memoryStorage(),
     limits: {
-      fileSize: bodyLimit,
-      fieldSize: bodyLimit,
+      fileSize: fileLimit,
+      fieldSize: fieldLimit,
       files: maxFiles,
       fieldNestingDepth: 8,
       fieldArrayIndexLimit: 1000,
     },
     streamHandler(req: IncomingMessage, busboy: NodeJS.WritableStream & { destroy(error?: Error): void }) {
-      const counter = byteLimit(bodyLimit);
+      const counter = byteLimit(fileLimit);
       counter.on("error", (error) => busboy.destroy(error));
       req.pipe(counter).pipe(busboy);
     },

@@ -1,8 +1,9 @@
 import { connect } from "node:net";
+import { gzipSync } from "node:zlib";
 import { useTestServer, serverUrl } from "herald/testing";
 import { HTTP_APP } from "./fixture";
 
-useTestServer({ appDir: HTTP_APP, env: { HTTP_BODY_LIMIT: "64kb" } });
+useTestServer({ appDir: HTTP_APP, env: { HTTP_BODY_LIMIT: "64kb", HTTP_FILE_LIMIT: "128kb", PARAMS_MAX_KEYS: "100", PARAMS_MAX_VALUES: "500" } });
 
 const api = (path: string) => `${serverUrl()}/api${path}`;
 /** One request exactly as written (fetch adds a Content-Length to every POST), on its own connection. */
@@ -136,10 +137,12 @@ describe("bad bodies", () => {
     expect(error.message).toMatch(/^Malformed JSON body/);
   });
 
-  test.each([["[1,2]"], ['"text"'], ["null"], ["42"]])("a JSON body that is not an object (%s) is 400", async (body) => {
+  test.each([["[1,2]"], ['"text"'], ["null"], ["42"]])("a JSON body that is not an object (%s) is 400, saying it must be one", async (body) => {
     const response = await fetch(api("/echo"), { method: "POST", headers: { "Content-Type": "application/json" }, body });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.type).toBe("CONNECTION_ACTION_PARAM_FORMATTING");
+    const { error } = await response.json();
+    expect(error.type).toBe("CONNECTION_ACTION_PARAM_FORMATTING");
+    expect(error.message).toMatch(/must be a JSON object/);
   });
 
   test("a malformed multipart body is 400", async () => {
@@ -168,24 +171,33 @@ describe("bad bodies", () => {
     expect(response.status).toBe(413);
   });
 
-  test("a multipart file above the limit is 413", async () => {
+  test("a multipart file above HTTP_BODY_LIMIT but within HTTP_FILE_LIMIT reaches an action whose inputs take files", async () => {
     const form = new FormData();
     form.append("file", new File([tooBig], "big.txt", { type: "text/plain" }));
+    const response = await fetch(api("/echo"), { method: "POST", body: form });
+    expect(response.status).toBe(200);
+  });
+
+  const tooBigFile = "x".repeat(130 * 1024);
+
+  test("a multipart file above HTTP_FILE_LIMIT is 413", async () => {
+    const form = new FormData();
+    form.append("file", new File([tooBigFile], "big.txt", { type: "text/plain" }));
     const response = await fetch(api("/echo"), { method: "POST", body: form });
     expect(response.status).toBe(413);
     expect((await response.json()).error.type).toBe("CONNECTION_PAYLOAD_TOO_LARGE");
   });
 
-  test("many small multipart parts adding up above the limit are 413", async () => {
+  test("many small multipart parts adding up above HTTP_FILE_LIMIT are 413", async () => {
     const form = new FormData();
-    for (let index = 0; index < 9; index += 1) form.append(`field${index}`, "y".repeat(10 * 1024));
+    for (let index = 0; index < 14; index += 1) form.append(`field${index}`, "y".repeat(10 * 1024));
     const response = await fetch(api("/echo"), { method: "POST", body: form });
     expect(response.status).toBe(413);
   });
 
-  test("a chunked multipart body (no Content-Length) above the limit is 413", async () => {
+  test("a chunked multipart body (no Content-Length) above HTTP_FILE_LIMIT is 413", async () => {
     const form = new FormData();
-    for (let index = 0; index < 9; index += 1) form.append(`field${index}`, "y".repeat(10 * 1024));
+    for (let index = 0; index < 14; index += 1) form.append(`field${index}`, "y".repeat(10 * 1024));
     const encoded = new Response(form);
     const response = await fetch(api("/echo"), {
       method: "POST",
@@ -201,6 +213,95 @@ describe("bad bodies", () => {
     for (let index = 0; index < 11; index += 1) form.append("photos", new File(["p"], `p${index}.txt`, { type: "text/plain" }));
     const response = await fetch(api("/echo"), { method: "POST", body: form });
     expect(response.status).toBe(413);
+  });
+});
+
+describe("what a body may hold (PARAMS_MAX_KEYS=100, PARAMS_MAX_VALUES=500 here)", () => {
+  const keyed = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, String(index)]));
+
+  test("PARAMS_MAX_KEYS keys in one object and PARAMS_MAX_VALUES keys and items in all are served", async () => {
+    const response = await postJson("/echo", { ...keyed(99), list: Array.from({ length: 400 }, (_, index) => index) });
+    expect(response.status).toBe(200);
+  });
+
+  test.each([
+    ["a body of more keys", () => keyed(101)],
+    ["an object nested in it of more keys", () => ({ inner: keyed(101) })],
+    ["an array of more items", () => ({ list: Array.from({ length: 501 }, () => 0) })],
+    ["small objects adding up to more values", () => ({ list: Array.from({ length: 60 }, () => keyed(9)) })],
+  ])("%s is 413 CONNECTION_PAYLOAD_TOO_LARGE before the action's inputs see it", async (_name, body) => {
+    const response = await postJson("/user", body(), "PUT");
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatchObject({ type: "CONNECTION_PAYLOAD_TOO_LARGE", key: "params", message: expect.stringMatching(/^Params may hold at most (100 keys|500 values)/) });
+  });
+
+  test("a urlencoded body of more keys is 413", async () => {
+    const response = await fetch(api("/echo"), { method: "POST", body: new URLSearchParams(keyed(101)) });
+    expect(response.status).toBe(413);
+  });
+});
+
+describe("which bodies are read", () => {
+  test("an action without inputs has no body read at all", async () => {
+    const response = await fetch(api("/nothing"), { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"not json' });
+    expect(response.status).toBe(200);
+  });
+
+  test("a multipart body is left unread for an action whose inputs take no file", async () => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries({ name: "Ada", email: "ada@example.com", password: "long enough" })) form.append(key, value);
+    const response = await fetch(api("/user"), { method: "PUT", body: form });
+    expect(response.status).toBe(422);
+    expect((await response.json()).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED", key: "name" });
+  });
+
+  test("a gzip-compressed JSON body is read", async () => {
+    const response = await fetch(api("/echo"), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" },
+      body: gzipSync(JSON.stringify({ name: "Ada" })),
+    });
+    expect((await response.json()).params).toEqual({ name: "Ada" });
+  });
+
+  test("a compressed body larger than the limit once inflated is 413", async () => {
+    const response = await fetch(api("/echo"), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" },
+      body: gzipSync(JSON.stringify({ text: "x".repeat(70 * 1024) })),
+    });
+    expect(response.status).toBe(413);
+  });
+
+  test("a chunked body is answered 413 with Connection: close as it crosses the limit, while it is still being sent", async () => {
+    const { hostname, port } = new URL(serverUrl());
+    const head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      const chunk = Buffer.alloc(16 * 1024, "a");
+      let answer = "";
+      let sent = 0;
+      // Never ends the body: the answer can only come from the limit.
+      const pump = () => {
+        while (!answer && sent < 16 * chunk.length) {
+          sent += chunk.length;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)) return void socket.once("drain", pump);
+        }
+      };
+      socket.on("connect", () => {
+        socket.write(`POST /api/echo HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        pump();
+      });
+      socket.on("data", (data) => {
+        answer += data.toString("latin1");
+        if (answer.includes("\r\n\r\n")) {
+          socket.destroy();
+          resolve(answer.slice(0, answer.indexOf("\r\n\r\n")));
+        }
+      });
+      socket.on("error", reject);
+    });
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head).toMatch(/\r\nConnection: close\r\n/i);
   });
 });
 

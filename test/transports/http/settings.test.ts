@@ -5,7 +5,8 @@ const read = (raw: Record<string, string>) => readHttpSettings({ raw });
 test("defaults", () => {
   expect(read({})).toEqual({
     apiPrefix: "/api",
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: 1024 * 1024,
+    fileLimit: 10 * 1024 * 1024,
     maxFiles: 10,
     corsOrigins: [],
     trustProxy: false,
@@ -25,6 +26,10 @@ test.each([
   ["100 b", 100],
 ])("HTTP_BODY_LIMIT=%s is %d bytes", (text, bytes) => {
   expect(read({ HTTP_BODY_LIMIT: text }).bodyLimit).toBe(bytes);
+});
+
+test("HTTP_FILE_LIMIT is a size too, apart from HTTP_BODY_LIMIT", () => {
+  expect(read({ HTTP_FILE_LIMIT: "25mb", HTTP_BODY_LIMIT: "100kb" })).toMatchObject({ fileLimit: 25 * 1024 ** 2, bodyLimit: 100 * 1024 });
 });
 
 test("HTTP_CORS_ORIGINS is a comma-separated list of origins or *", () => {

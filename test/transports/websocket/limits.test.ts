@@ -45,6 +45,27 @@ describe("message size", () => {
   });
 });
 
+describe("what params may hold", () => {
+  let server: HeraldServer;
+  let url: string;
+  beforeAll(async () => {
+    ({ server, url } = await serverWith({ PARAMS_MAX_KEYS: "10", PARAMS_MAX_VALUES: "50" }));
+  }, HOOK_TIMEOUT);
+  afterAll(() => server.stop(), HOOK_TIMEOUT);
+
+  test.each([
+    ["more keys in one object than PARAMS_MAX_KEYS", { text: "x", ...Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`k${index}`, index])) }],
+    ["more values in all than PARAMS_MAX_VALUES", { text: "x", list: Array.from({ length: 50 }, () => 1) }],
+  ])("params of %s get CONNECTION_PAYLOAD_TOO_LARGE, as on HTTP, and the socket stays open", async (_name, params) => {
+    const socket = await TestSocket.open(url);
+    const reply = socket.next((message) => message.messageId === "many");
+    socket.send({ messageType: "action", messageId: "many", action: "ws:echo", params });
+    expect((await reply).error).toMatchObject({ type: ErrorType.CONNECTION_PAYLOAD_TOO_LARGE, key: "params" });
+    expect((await socket.action("ws:echo", { text: "ok" })).response.text).toBe("ok");
+    await socket.close();
+  });
+});
+
 describe("messages per second", () => {
   let server: HeraldServer;
   let url: string;

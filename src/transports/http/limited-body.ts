@@ -1,0 +1,75 @@
+import type { Request, Response } from "express";
+import type { Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { ErrorType, TypedError } from "../../core/errors";
+import { lingerAfterAnswer } from "./refused-socket";
+import { payloadTooLarge } from "./uploads";
+
+function malformed(message: string, cause?: unknown): TypedError {
+  return new TypedError({
+    message,
+    type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
+    key: "body",
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** The decoder of a compressed request body; undefined for `identity`. */
+function decoderFor(req: Request): Transform | undefined {
+  const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
+  if (encoding === "identity") return undefined;
+  if (encoding === "gzip" || encoding === "x-gzip") return createGunzip();
+  if (encoding === "deflate") return createInflate();
+  if (encoding === "br") return createBrotliDecompress();
+  throw malformed(`Unsupported Content-Encoding "${encoding}": send gzip, deflate, br or identity`);
+}
+
+/**
+ * Refuses a request whose body is over the limit, at once, whether its Content-Length said so or
+ * its chunks only now went over: the answer says `Connection: close` and the connection closes
+ * lingering, so a client still sending reads its 413 while what it sends is dropped.
+ */
+export function refuseOversize(req: Request, res: Response, limit: number): TypedError {
+  res.setHeader("Connection", "close");
+  lingerAfterAnswer(req.socket);
+  return payloadTooLarge(limit);
+}
+
+/**
+ * The body as bytes, decoded (gzip, deflate, br), at most `limit` of them once decoded, so a
+ * compressed bomb is bounded like a plain body. The request is refused (see `refuseOversize`)
+ * the moment it crosses the limit, not when it ends; what it still sends is drained unread.
+ */
+export function readLimitedBody(req: Request, res: Response, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const decoder = decoderFor(req);
+    const source = decoder ? req.pipe(decoder) : req;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      source.off("data", onData).off("end", onEnd).off("error", onError);
+      req.off("error", onError);
+      if (decoder) {
+        req.unpipe(decoder);
+        decoder.destroy();
+      }
+      req.resume();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      reject(refuseOversize(req, res, limit));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(malformed(`Malformed request body: ${error.message}`, error));
+    };
+    source.on("data", onData).on("end", onEnd).on("error", onError);
+    if (decoder) req.on("error", onError);
+  });
+}
