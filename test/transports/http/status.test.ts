@@ -1,6 +1,8 @@
 import { useTestServer, serverUrl, testServer } from "herald/testing";
 import { HTTP_APP } from "./fixture";
 
+// Taken before the server boots (useTestServer boots it in a beforeAll): a bound on its uptime.
+const fileLoadedAt = performance.now();
 useTestServer({ appDir: HTTP_APP, env: { LOG_LEVEL: "fatal", NAME: "fixture" } });
 
 // The server is shared by the file: each test starts from the same services, whatever an earlier one registered.
@@ -20,7 +22,9 @@ test("GET /api/status reports name, the app's version, uptime and healthy servic
     healthy: true,
     services: expect.objectContaining({ cache: { healthy: true, latencyMs: expect.any(Number) } }),
   });
-  expect(status.uptime).toBeGreaterThanOrEqual(0);
+  // Seconds since the server booted: more than nothing, less than since this file was loaded.
+  expect(status.uptime).toBeGreaterThan(0);
+  expect(status.uptime).toBeLessThanOrEqual((performance.now() - fileLoadedAt) / 1000);
 });
 
 test("a service that is down makes it 503 CONNECTION_SERVICE_UNAVAILABLE, whose value says which", async () => {
