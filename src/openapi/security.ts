@@ -41,18 +41,18 @@ export function securitySchemes(chains: Iterable<readonly ActionMiddleware[]>): 
   const schemes: Record<string, SecuritySchemeObject> = {};
   const declared = new Map<string, MiddlewareSecurity>();
   for (const chain of chains) {
-    for (const credential of chain.flatMap((middleware) => middleware.security ?? [])) {
-      const earlier = declared.get(credential.name);
-      if (earlier && JSON.stringify(earlier.scheme) !== JSON.stringify(credential.scheme)) {
+    for (const declaration of chain.flatMap((middleware) => middleware.security ?? [])) {
+      const earlier = declared.get(declaration.name);
+      if (earlier && JSON.stringify(earlier.scheme) !== JSON.stringify(declaration.scheme)) {
         throw new TypedError({
-          message: `Two middleware declare different security schemes under the name "${credential.name}"`,
+          message: `Two middleware declare different security schemes under the name "${declaration.name}"`,
           type: ErrorType.SERVER_INITIALIZATION,
           key: "security",
-          value: credential.name,
+          value: declaration.name,
         });
       }
-      declared.set(credential.name, credential);
-      schemes[credential.name] = { ...credential.scheme };
+      declared.set(declaration.name, declaration);
+      schemes[declaration.name] = { ...declaration.scheme };
     }
   }
   return Object.fromEntries(Object.entries(schemes).sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -23,6 +23,8 @@ const REGRESSIONS: [HostileCall][] = [
   [{ action: "user:signup", paramsText: '{"name":"Ada","email":"ada@example.com","password":"12345678","__proto__":{"polluted":"yes"}}' }],
   [{ action: "profile:update", paramsText: '{"id":1,"constructor":{"prototype":{"polluted":"yes"}}}' }],
   [{ action: "message:post", paramsText: `{"body":"b","userId":1,"meta":{"a":${"[".repeat(50_000)}1${"]".repeat(50_000)}}}` }],
+  // A lone surrogate in a top-level string, which the query string of a GET must still carry.
+  [{ action: "messages:list", paramsText: '"a\\udfffb"' }],
 ];
 const prototypesBefore = prototypeSnapshot();
 
@@ -58,7 +60,8 @@ function textOf(value: unknown): string {
 
 /** A GET's params travel in the query string, which is flat: each top-level value as text (objects as JSON). */
 function queryOf(params: unknown): string {
-  if (typeof params !== "object" || params === null || Array.isArray(params)) return `q=${encodeURIComponent(textOf(params))}`;
+  // URLSearchParams, unlike encodeURIComponent, takes a lone surrogate (as U+FFFD) instead of throwing.
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return new URLSearchParams({ q: textOf(params) }).toString();
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) query.append(name, textOf(value));
   return query.toString();
