@@ -1,24 +1,13 @@
-import { chromium, Browser } from "playwright-core";
 import { serverUrl, useTestServer } from "herald/testing";
 import { FIXTURE_APP } from "./support/fixture-actions";
-
-// The Debian package's binary; `.ci/run` installs it when it is missing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { useChromium } from "../support/chromium";
 
 useTestServer({ appDir: FIXTURE_APP, env: { LOG_LEVEL: "fatal" } });
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 test("the reference page renders in Chromium and lists every operation of the app", async () => {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   const failures: string[] = [];
   page.on("pageerror", (error) => failures.push(error.message));
   page.on("requestfailed", (request) => failures.push(`${request.url()}: ${request.failure()?.errorText}`));

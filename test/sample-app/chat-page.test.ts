@@ -1,26 +1,14 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { HOOK_TIMEOUT, serverUrl, useTestServer } from "herald/testing";
 import { usePostgresSchema } from "./support/postgres";
 import { createUser, run, SAMPLE_APP, signedIn, truncateAll } from "./support/app";
-
-/** Debian's `chromium` package; CHROMIUM_PATH points elsewhere. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { useChromium } from "../support/chromium";
 
 const postgres = usePostgresSchema("sample_chat_page");
 useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url } });
 beforeEach(truncateAll);
 
-let browser: Browser;
-beforeAll(async () => {
-  // Never skipped: without a Chromium this end-to-end test fails, in CI and out of it.
-  if (!existsSync(CHROMIUM)) throw new Error(`The chat page test needs Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-}, HOOK_TIMEOUT);
-afterAll(() => browser?.close(), HOOK_TIMEOUT);
+const browser = useChromium();
 
 /** What went wrong in the pages' scripts; each test expects none. */
 let problems: string[] = [];
@@ -30,7 +18,7 @@ beforeEach(() => {
 
 /** A page in a browser context of its own: its own cookies, as a second person's browser has. */
 async function openChat(): Promise<Page> {
-  const context = await browser.newContext();
+  const context = await browser().newContext();
   const page = await context.newPage();
   page.on("pageerror", (error) => problems.push(error.message));
   page.on("console", (message) => {

@@ -1,27 +1,17 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { serverUrl, useTestServer, waitFor } from "herald/testing";
 import { SAMPLE_APP } from "./support/app";
 import { usePostgresSchema } from "./support/postgres";
+import { useChromium } from "../support/chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const postgres = usePostgresSchema("sample_csp");
 useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, LOG_LEVEL: "fatal" } });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 /** A page that records every Content-Security-Policy violation, as the browser reports them. */
 async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   const violations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());

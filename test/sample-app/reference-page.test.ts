@@ -1,26 +1,15 @@
-import { chromium, type Browser } from "playwright-core";
 import { serverUrl, useTestServer } from "herald/testing";
 import { SAMPLE_APP } from "./support/app";
 import { usePostgresSchema } from "./support/postgres";
+import { useChromium } from "../support/chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const postgres = usePostgresSchema("sample_reference_page");
 useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, LOG_LEVEL: "fatal" } });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 test("the API reference page of the sample app loads in Chromium and lists its operations", async () => {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   await page.goto(`${serverUrl()}/api/docs`);
   await page.locator(".opblock").first().waitFor({ timeout: 20_000 });
   const operations = await page.locator(".opblock-summary").evaluateAll((blocks) =>

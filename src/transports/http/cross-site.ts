@@ -1,18 +1,9 @@
 import type { Request, RequestHandler } from "express";
 import { ErrorType, TypedError } from "../../core/errors";
+import { isSameOrigin } from "../../core/same-origin";
 
 /** Methods a browser sends cross-site without asking (links, images): they must not change anything, so they pass. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-function isSameOrigin(origin: string, host: string | undefined): boolean {
-  if (!host) return false;
-  try {
-    return new URL(origin).host === host.toLowerCase();
-  } catch {
-    // `Origin: null` (a sandboxed frame, a file, a redirect across sites) names no origin at all.
-    return false;
-  }
-}
 
 /** Whether the browser says the request comes from another site; undefined when nothing says (curl, a server). */
 function crossSiteOrigin(req: Request): string | undefined {

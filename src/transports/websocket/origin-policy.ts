@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { isSameOrigin } from "../../core/same-origin";
 
 /**
  * Whether an upgrade may open a socket, and whether the socket gets the session of the cookie it
@@ -14,13 +15,4 @@ export function judgeOrigin(request: IncomingMessage, allowedOrigins: readonly s
   if (allowedOrigins.includes(origin) || isSameOrigin(origin, request.headers.host)) return { accepted: true, withSession: true };
   if (allowedOrigins.includes("*")) return { accepted: true, withSession: false };
   return { accepted: false };
-}
-
-function isSameOrigin(origin: string, host: string | undefined): boolean {
-  if (!host) return false;
-  try {
-    return new URL(origin).host === host.toLowerCase();
-  } catch {
-    return false;
-  }
 }
