@@ -5,7 +5,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import { assertJsonTextBounds } from "../../core/json-text-bounds";
 import type { ParamsBounds } from "../../core/params-bounds";
 import { takesFiles } from "../../schema/takes-files";
-import { readLimitedBody, refuseOversize } from "./limited-body";
+import { malformedBody, readLimitedBody, refuseOversize } from "./limited-body";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -40,14 +40,6 @@ const MULTER_SIZE_LIMITS = new Set([
   "LIMIT_FIELD_COUNT",
 ]);
 
-function malformedBody(message: string, cause?: unknown): TypedError {
-  return new TypedError({
-    message,
-    type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
-    key: "body",
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
 
 /**
  * What a body parser failed with, as the error the client gets: over a limit → 413

@@ -5,7 +5,8 @@ import { ErrorType, TypedError } from "../../core/errors";
 import { lingerAfterAnswer } from "./refused-socket";
 import { payloadTooLarge } from "./uploads";
 
-function malformed(message: string, cause?: unknown): TypedError {
+/** A request body that cannot be read as what it claims to be: 400 CONNECTION_ACTION_PARAM_FORMATTING. */
+export function malformedBody(message: string, cause?: unknown): TypedError {
   return new TypedError({
     message,
     type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
@@ -21,7 +22,7 @@ function decoderFor(req: Request): Transform | undefined {
   if (encoding === "gzip" || encoding === "x-gzip") return createGunzip();
   if (encoding === "deflate") return createInflate();
   if (encoding === "br") return createBrotliDecompress();
-  throw malformed(`Unsupported Content-Encoding "${encoding}": send gzip, deflate, br or identity`);
+  throw malformedBody(`Unsupported Content-Encoding "${encoding}": send gzip, deflate, br or identity`);
 }
 
 /**
@@ -67,7 +68,7 @@ export function readLimitedBody(req: Request, res: Response, limit: number): Pro
     };
     const onError = (error: Error) => {
       stop();
-      reject(malformed(`Malformed request body: ${error.message}`, error));
+      reject(malformedBody(`Malformed request body: ${error.message}`, error));
     };
     source.on("data", onData).on("end", onEnd).on("error", onError);
     if (decoder) req.on("error", onError);
