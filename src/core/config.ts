@@ -1,10 +1,18 @@
 import { z } from "zod";
+import type { TrustProxy } from "./caller-address";
 import { LogFormat, LogLevel } from "./constants";
 import { ErrorType, TypedError } from "./errors";
 import { LogParams } from "./log-params";
 import { DEFAULT_PARAMS_BOUNDS, ParamsBounds } from "./params-bounds";
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/** Express's "trust proxy": true/false, a hop count, or addresses and subnets. */
+const trustProxy = z.string().transform((text): TrustProxy => {
+  if (text === "true") return true;
+  if (text === "false") return false;
+  return /^\d+$/.test(text) ? Number(text) : text;
+});
 const positiveMs = z.coerce.number().int().min(0);
 
 const environmentSchema = z.object({
@@ -20,6 +28,7 @@ const environmentSchema = z.object({
   ACTION_TIMEOUT: positiveMs.default(300_000),
   PARAMS_MAX_KEYS: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxKeys),
   PARAMS_MAX_VALUES: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxValues),
+  HTTP_TRUST_PROXY: trustProxy.default(false),
 });
 
 const VARIABLES = Object.keys(environmentSchema.shape) as (keyof typeof environmentSchema.shape)[];
@@ -39,6 +48,8 @@ export class HeraldConfig {
   readonly actionTimeout!: number;
   /** What one call's params may hold (keys per object, values in all), whatever the transport. */
   readonly paramsBounds!: ParamsBounds;
+  /** Which proxies' `X-Forwarded-*` headers are believed, for every transport that has a network peer. */
+  readonly trustProxy!: TrustProxy;
   /** Every variable as read, after `NAME_<NODE_ENV>` overrides, for application settings. */
   readonly raw!: Readonly<Record<string, string | undefined>>;
 
@@ -83,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
     logParams: values.LOG_PARAMS,
     actionTimeout: values.ACTION_TIMEOUT,
     paramsBounds: { maxKeys: values.PARAMS_MAX_KEYS, maxValues: values.PARAMS_MAX_VALUES },
+    trustProxy: values.HTTP_TRUST_PROXY,
     raw: Object.freeze(resolved),
   });
 }

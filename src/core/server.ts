@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import type { DependencyContainer } from "tsyringe";
 import { loadAppConfig, findAppDir, ResolvedAppConfig } from "./app-config";
+import { type CallerAddress, callerAddressRule } from "./caller-address";
 import { HeraldConfig, loadConfig } from "./config";
 import { LogLevel, RUN_MODE } from "./constants";
 import { applyOverrides, ProviderOverride, rootContainer } from "./container";
@@ -60,6 +61,8 @@ export class HeraldServer {
   /** Handlers other parts ask the web transport to serve; see HttpMount. */
   readonly httpMounts: HttpMount[] = [];
   readonly health = new HealthRegistry();
+  /** Who sent a network request, by the one rule every transport with a network peer uses (`HTTP_TRUST_PROXY`). */
+  callerAddress!: CallerAddress;
   private state: ServerState = "new";
   private loaded = false;
   /** Initializers that initialized, so the ones to stop, in boot order. */
@@ -82,6 +85,7 @@ export class HeraldServer {
     if (this.loaded) return this;
     this.loaded = true;
     this.config = loadConfig(this.options.env ?? process.env);
+    this.callerAddress = callerAddressRule(this.config.trustProxy);
     const defaultDestination = this.runMode === RUN_MODE.server || this.runMode === RUN_MODE.workers ? 1 : 2;
     this.logger = createLogger({
       level: this.options.logLevel ?? this.config.logLevel,

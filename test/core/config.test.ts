@@ -18,12 +18,22 @@ test("defaults outside production", () => {
     host: "127.0.0.1",
     actionTimeout: 300_000,
     paramsBounds: { maxKeys: 1_000, maxValues: 10_000 },
+    trustProxy: false,
     logLevel: LogLevel.info,
     logFormat: LogFormat.text,
   });
   expect(config.production).toBe(false);
   expect(config.databaseUrl).toBeUndefined();
   expect(config.redisUrl).toBeUndefined();
+});
+
+test.each([
+  ["true", true],
+  ["false", false],
+  ["2", 2],
+  ["loopback, 10.0.0.0/8", "loopback, 10.0.0.0/8"],
+])("HTTP_TRUST_PROXY=%s is %p, for every transport with a network peer", (text, value) => {
+  expect(loadConfig({ HTTP_TRUST_PROXY: text }).trustProxy).toEqual(value);
 });
 
 test("production binds every interface and logs JSON", () => {

@@ -1,6 +1,5 @@
 import compression from "compression";
 import express, { Express, RequestHandler } from "express";
-import { ErrorType, TypedError } from "../../core/errors";
 import type { HeraldServer } from "../../core/server";
 import { actionHandler } from "./action-handler";
 import { actionRouter } from "./action-router";
@@ -18,19 +17,6 @@ import { sendError } from "./response-writer";
 import { securityHeaders } from "./security-headers";
 import type { HttpSettings } from "./settings";
 import { staticFiles } from "./static-files";
-
-function trustProxy(app: Express, value: HttpSettings["trustProxy"]): void {
-  try {
-    app.set("trust proxy", value);
-  } catch (cause) {
-    throw new TypedError({
-      message: `Invalid environment variable HTTP_TRUST_PROXY: ${(cause as Error).message}`,
-      type: ErrorType.CONFIG_ERROR,
-      key: "HTTP_TRUST_PROXY",
-      value,
-    });
-  }
-}
 
 /**
  * What every request gets first, as one middleware: tracking for shutdown, its id, the security
@@ -57,9 +43,10 @@ function everyRequest(tracker: RequestTracker, origin: RequestOrigin, production
 export function createHttpApp(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): Express {
   const app = express();
   app.disable("x-powered-by");
-  trustProxy(app, settings.trustProxy);
+  // Already checked at load by the caller-address rule, which reads the same setting.
+  app.set("trust proxy", server.config.trustProxy);
   app.set("query parser", "simple");
-  const origin = requestOrigin(settings.trustProxy);
+  const origin = requestOrigin(server.config.trustProxy, server.callerAddress);
   const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: server.config.paramsBounds };
   app.use(
     handlerSequence([

@@ -2,13 +2,6 @@ import { z } from "zod";
 import { HeraldConfig, readSettings } from "../../core/config";
 import { zByteSize as byteSize, zOriginList as originList } from "../../core/setting-schemas";
 
-/** Express's "trust proxy": true/false, a hop count, or addresses and subnets. */
-const trustProxy = z.string().transform((text): boolean | number | string => {
-  if (text === "true") return true;
-  if (text === "false") return false;
-  return /^\d+$/.test(text) ? Number(text) : text;
-});
-
 const environmentSchema = z.object({
   HTTP_API_PREFIX: z
     .string()
@@ -18,7 +11,6 @@ const environmentSchema = z.object({
   HTTP_FILE_LIMIT: byteSize.default(10 * 1024 ** 2),
   HTTP_MAX_FILES: z.coerce.number().int().min(1).default(10),
   HTTP_CORS_ORIGINS: originList.default([]),
-  HTTP_TRUST_PROXY: trustProxy.default(false),
   HTTP_STATIC_MAX_AGE: z.coerce.number().int().min(0).default(0),
   HTTP_SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).default(10_000),
   HTTP_HEADERS_TIMEOUT: z.coerce.number().int().min(1).default(60_000),
@@ -44,7 +36,6 @@ export interface HttpSettings {
   maxFiles: number;
   /** Origins allowed to call cross-origin; `*` allows any, without credentials. */
   corsOrigins: string[];
-  trustProxy: boolean | number | string;
   /** `Cache-Control: max-age` of static files, in seconds. */
   staticMaxAge: number;
   /** How long `stop` waits for in-flight requests before closing their connections, in ms. */
@@ -68,7 +59,6 @@ export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSetting
     fileLimit: values.HTTP_FILE_LIMIT,
     maxFiles: values.HTTP_MAX_FILES,
     corsOrigins: values.HTTP_CORS_ORIGINS,
-    trustProxy: values.HTTP_TRUST_PROXY,
     staticMaxAge: values.HTTP_STATIC_MAX_AGE,
     shutdownTimeout: values.HTTP_SHUTDOWN_TIMEOUT,
     headersTimeout: values.HTTP_HEADERS_TIMEOUT,

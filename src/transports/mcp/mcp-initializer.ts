@@ -42,6 +42,7 @@ export class McpInitializer implements Initializer {
       settings,
       () => this.herald.config.host,
       this.herald.logger,
+      this.herald.callerAddress,
     );
     return this.endpoint;
   }

@@ -18,6 +18,7 @@ import { errorBody } from "../../core/error-body";
 import type { HeraldServer } from "../../core/server";
 import { precomputedCall } from "./auth-precheck";
 import { McpCatalog } from "./catalog";
+import { requestCaller } from "./request-caller";
 import { toolResult } from "./results";
 
 type Extra = {
@@ -31,8 +32,10 @@ type Extra = {
 export function connectionFor(extra: Extra): Connection {
   const headers = flattenHeaders(extra.requestInfo?.headers ?? {});
   const progressToken = extra._meta?.progressToken;
+  const remoteAddress = requestCaller.getStore()?.remoteAddress;
   return new Connection({
     type: CONNECTION_TYPE.mcp,
+    ...(remoteAddress ? { remoteAddress } : {}),
     ...(extra.sessionId ? { id: extra.sessionId } : {}),
     headers,
     ...(progressToken !== undefined

@@ -3,9 +3,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallerAddress } from "../../core/caller-address";
 import type { Logger } from "../../core/logger";
 import type { ActionResult } from "../../core/dispatcher";
 import { precomputedCall, preRunnableToolCall, UNAUTHENTICATED } from "./auth-precheck";
+import { requestCaller } from "./request-caller";
 import { rebindingRefusal } from "./request-guard";
 import type { McpSettings } from "./settings";
 
@@ -41,6 +43,7 @@ export class StreamableHttpEndpoint {
     private readonly settings: McpSettings,
     private readonly boundHost: () => string,
     private readonly logger: Logger,
+    private readonly callerAddress: CallerAddress,
   ) {
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(settings.sessionIdleMs, 60_000));
     this.sweeper.unref();
@@ -50,7 +53,11 @@ export class StreamableHttpEndpoint {
     return this.sessions.size;
   }
 
-  async handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
+  handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
+    return requestCaller.run({ remoteAddress: this.callerAddress(request) }, () => this.answer(request, response));
+  }
+
+  private async answer(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
     const refusal = rebindingRefusal(request, {
       boundHost: this.boundHost(),
       hosts: this.settings.allowedHosts,

@@ -129,7 +129,7 @@ export class WebSocketInitializer implements Initializer {
   }
 
   private accept(ws: WebSocket, request: IncomingMessage, session: Session | undefined): void {
-    const remoteAddress = request.socket.remoteAddress;
+    const remoteAddress = this.server.callerAddress(request);
     const connection = new Connection({
       type: CONNECTION_TYPE.websocket,
       ...(remoteAddress ? { remoteAddress } : {}),

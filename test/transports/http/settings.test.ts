@@ -9,7 +9,6 @@ test("defaults", () => {
     fileLimit: 10 * 1024 * 1024,
     maxFiles: 10,
     corsOrigins: [],
-    trustProxy: false,
     staticMaxAge: 0,
     shutdownTimeout: 10_000,
     headersTimeout: 60_000,
@@ -38,15 +37,6 @@ test("HTTP_CORS_ORIGINS is a comma-separated list of origins or *", () => {
     "*",
     "http://localhost:3000",
   ]);
-});
-
-test.each([
-  ["true", true],
-  ["false", false],
-  ["2", 2],
-  ["loopback, 10.0.0.0/8", "loopback, 10.0.0.0/8"],
-])("HTTP_TRUST_PROXY=%s is %p", (text, value) => {
-  expect(read({ HTTP_TRUST_PROXY: text }).trustProxy).toEqual(value);
 });
 
 test("both TLS files turn HTTPS on", () => {

@@ -1,0 +1,36 @@
+import type { IncomingMessage } from "node:http";
+import proxyAddr from "proxy-addr";
+import { ErrorType, TypedError } from "./errors";
+
+/** `HTTP_TRUST_PROXY`: trust no proxy (false), every proxy (true), so many hops, or these addresses and subnets. */
+export type TrustProxy = boolean | number | string;
+
+/** The address of the client behind a request that arrived over the network, as the trusted proxies report it. */
+export type CallerAddress = (request: IncomingMessage) => string | undefined;
+
+function compileTrust(trust: true | number | string): (address: string, hop: number) => boolean {
+  if (trust === true) return () => true;
+  if (typeof trust === "number") return (_address, hop) => hop < trust;
+  try {
+    return proxyAddr.compile(trust.split(",").map((part) => part.trim()));
+  } catch (cause) {
+    throw new TypedError({
+      message: `Invalid environment variable HTTP_TRUST_PROXY: ${(cause as Error).message}`,
+      type: ErrorType.CONFIG_ERROR,
+      key: "HTTP_TRUST_PROXY",
+      value: trust,
+    });
+  }
+}
+
+/**
+ * One rule for every transport with a network peer (HTTP, WebSocket upgrades, MCP over HTTP), so
+ * that `rateLimit({ by: "ip" })` and the per-address bounds see the same caller whichever way it
+ * comes. Trusting no proxy, it is the TCP peer and `X-Forwarded-For` is not even read; otherwise
+ * it is the address the last trusted proxy names, as Express's `req.ip` would give it.
+ */
+export function callerAddressRule(trust: TrustProxy): CallerAddress {
+  if (trust === false || trust === 0) return (request) => request.socket.remoteAddress;
+  const trusted = compileTrust(trust);
+  return (request) => proxyAddr(request, trusted) || undefined;
+}
