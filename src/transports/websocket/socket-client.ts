@@ -46,7 +46,9 @@ export class SocketClient {
    * socket closes or the grace period ends. A call no longer here has been answered already.
    */
   private readonly inFlight = new Map<AbortController, MessageId>();
-  /** Resolves the shutdown's wait once the last action in flight has been answered. */
+  /** Subscribes and unsubscribes not yet answered, each by its own token, with the messageId it answers. */
+  private readonly channelCalls = new Map<object, MessageId>();
+  /** Resolves the shutdown's wait once the last action and channel call in flight has been answered. */
   private onIdle: (() => void) | undefined;
   private readonly subscriptions = new Map<string, ChannelSubscription>();
   /** Subscribe and unsubscribe of one channel run one after the other. */
@@ -88,13 +90,14 @@ export class SocketClient {
   }
 
   /**
-   * Refuses new messages, lets the actions in flight finish for up to `graceMs` (then aborts
-   * them and answers each with CONNECTION_SERVICE_UNAVAILABLE, before the close frame, since an
-   * aborted action may take its time to return), and closes the socket with 1001.
+   * Refuses new messages, lets the actions and channel calls in flight finish for up to `graceMs`
+   * (then aborts the actions and answers each call left with CONNECTION_SERVICE_UNAVAILABLE,
+   * before the close frame, since an aborted action may take its time to return), and closes the
+   * socket with 1001.
    */
   async shutdown(graceMs: number): Promise<void> {
     this.draining = true;
-    if (this.inFlight.size) {
+    if (!this.idle) {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
       const idle = new Promise<void>((resolve) => (this.onIdle = resolve));
@@ -105,6 +108,8 @@ export class SocketClient {
         this.sendError(messageId, shuttingDown());
       }
       this.inFlight.clear();
+      for (const messageId of this.channelCalls.values()) this.sendError(messageId, shuttingDown());
+      this.channelCalls.clear();
     }
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
     // A peer that does not answer the close frame is cut off.
@@ -146,8 +151,32 @@ export class SocketClient {
     } catch (error) {
       return this.sendError(message.messageId, error as TypedError);
     }
-    if (message.messageType === "subscribe") this.inChannelOrder(channel, () => this.subscribe(message.messageId, channel));
-    else this.inChannelOrder(channel, () => this.unsubscribe(message.messageId, channel));
+    const operation = message.messageType === "subscribe" ? () => this.subscribe(channel) : () => this.unsubscribe(channel);
+    void this.answerChannelCall(message.messageId, channel, operation);
+  }
+
+  private get idle(): boolean {
+    return this.inFlight.size === 0 && this.channelCalls.size === 0;
+  }
+
+  /**
+   * A subscribe or unsubscribe is in flight as an action is: shutdown waits for it, and answers
+   * it itself when it outlasts the grace period (an `authorize` waiting on a slow service).
+   */
+  private answerChannelCall(messageId: MessageId, channel: string, operation: () => Promise<object>): Promise<void> {
+    const call = {};
+    this.channelCalls.set(call, messageId);
+    return this.inChannelOrder(channel, async () => {
+      try {
+        const reply = await operation();
+        if (this.channelCalls.has(call)) this.send(JSON.stringify({ messageId, ...reply }));
+      } catch (error) {
+        if (this.channelCalls.has(call)) this.sendError(messageId, toTypedError(error, this.context.production));
+      } finally {
+        this.channelCalls.delete(call);
+        if (this.idle) this.onIdle?.();
+      }
+    });
   }
 
   /**
@@ -173,7 +202,7 @@ export class SocketClient {
       }
     } finally {
       this.inFlight.delete(controller);
-      if (this.inFlight.size === 0) this.onIdle?.();
+      if (this.idle) this.onIdle?.();
     }
   }
 
@@ -212,37 +241,39 @@ export class SocketClient {
     this.send(text);
   }
 
-  private async subscribe(messageId: MessageId, channel: string): Promise<void> {
-    if (this.subscriptions.has(channel)) return this.send(JSON.stringify({ messageId, subscribed: { channel } }));
+  /** Subscribes the socket to `channel`; resolves with the reply's body, or throws the refusal. */
+  private async subscribe(channel: string): Promise<object> {
+    const reply = { subscribed: { channel } };
+    if (this.subscriptions.has(channel)) return reply;
     const { maxSubscriptions } = this.context.settings;
     if (this.subscriptions.size + this.reserved.size >= maxSubscriptions) {
-      const error = new TypedError({
+      throw new TypedError({
         message: `A connection may hold at most ${maxSubscriptions} subscriptions`,
         type: ErrorType.CONNECTION_CHANNEL_VALIDATION,
         key: "channel",
         value: channel,
       });
-      return this.sendError(messageId, error);
     }
     this.reserved.add(channel);
     let subscription: ChannelSubscription;
     try {
       subscription = await this.context.channels.subscribe(channel, this.connection, (eventText) => this.send(eventText));
-    } catch (error) {
-      return this.sendError(messageId, toTypedError(error, this.context.production));
     } finally {
       this.reserved.delete(channel);
     }
-    if (this.closed) return subscription.close();
+    if (this.closed) {
+      await subscription.close();
+      return reply;
+    }
     this.subscriptions.set(channel, subscription);
-    this.send(JSON.stringify({ messageId, subscribed: { channel } }));
+    return reply;
   }
 
-  private async unsubscribe(messageId: MessageId, channel: string): Promise<void> {
+  private async unsubscribe(channel: string): Promise<object> {
     const subscription = this.subscriptions.get(channel);
     this.subscriptions.delete(channel);
     await subscription?.close();
-    this.send(JSON.stringify({ messageId, unsubscribed: { channel } }));
+    return { unsubscribed: { channel } };
   }
 
   private inChannelOrder(channel: string, operation: () => Promise<void>): Promise<void> {
@@ -257,20 +288,19 @@ export class SocketClient {
     return next;
   }
 
+  /**
+   * Ends the subscriptions the socket holds. A subscribe still waiting (on an `authorize` that
+   * asks a slow service) is not waited for, so that a hung `authorize` cannot hold a closing
+   * socket, and shutdown, for ever: it ends its own subscription when it finishes (see `subscribe`).
+   */
   private async onClose(): Promise<void> {
     this.closed = true;
     for (const controller of this.inFlight.keys()) controller.abort(clientGone());
-    const channels = new Set([...this.subscriptions.keys(), ...this.channelQueue.keys()]);
-    await Promise.all(
-      [...channels].map((channel) =>
-        this.inChannelOrder(channel, async () => {
-          const subscription = this.subscriptions.get(channel);
-          this.subscriptions.delete(channel);
-          await subscription?.close();
-        }),
-      ),
-    );
+    const subscriptions = [...this.subscriptions.values()];
+    this.subscriptions.clear();
+    await Promise.all(subscriptions.map((subscription) => subscription.close()));
   }
+
 
   private sendError(messageId: MessageId | undefined, error: TypedError): void {
     const body = errorBody(error, this.context.production);

@@ -67,3 +67,36 @@ test(
   },
   HOOK_TIMEOUT,
 );
+
+test(
+  "stop waits for a subscribe in flight, and answers one that outlasts WS_SHUTDOWN_TIMEOUT before the close frame",
+  async () => {
+    const server = await startTestServer({ appDir, env: { REDIS_URL: "", WS_SHUTDOWN_TIMEOUT: "100" } });
+    const socket = await TestSocket.open(`${server.url!.replace(/^http/, "ws")}/ws`);
+    const answered = socket.request({ messageType: "subscribe", messageId: "sub-stuck", channel: "gated:never-opened" });
+    await gates.entered("gated:never-opened");
+
+    await server.stop();
+    const answer = await answered;
+    expect(answer.error.type).toBe(ErrorType.CONNECTION_SERVICE_UNAVAILABLE);
+    expect((await socket.closed).code).toBe(WS_CLOSE_CODE.goingAway);
+  },
+  HOOK_TIMEOUT,
+);
+
+test(
+  "a subscribe that finishes within the grace period is answered subscribed before the close",
+  async () => {
+    const server = await startTestServer({ appDir, env: { REDIS_URL: "" } });
+    const socket = await TestSocket.open(`${server.url!.replace(/^http/, "ws")}/ws`);
+    const answered = socket.request({ messageType: "subscribe", messageId: "sub-late", channel: "gated:shutdown-sub" });
+    await gates.entered("gated:shutdown-sub");
+
+    const stopped = server.stop();
+    gates.open("gated:shutdown-sub");
+    expect(await answered).toEqual({ messageId: "sub-late", subscribed: { channel: "gated:shutdown-sub" } });
+    expect((await socket.closed).code).toBe(WS_CLOSE_CODE.goingAway);
+    await stopped;
+  },
+  HOOK_TIMEOUT,
+);
