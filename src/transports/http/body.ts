@@ -67,11 +67,11 @@ const NO_BODY: RequestBody = Object.freeze({ fields: undefined, files: NO_FILES 
  * when it sends Transfer-Encoding or Content-Length). Asking first spares the readers, and their
  * promises, on each GET.
  */
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   return req.headers["transfer-encoding"] !== undefined || !Number.isNaN(Number(req.headers["content-length"]));
 }
 
-const JSON_TYPES = ["application/json", "application/*+json"];
+export const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const MULTIPART_TYPE = "multipart/form-data";
 
@@ -96,18 +96,27 @@ function assertObject(fields: unknown): void {
 }
 
 /**
- * A JSON or urlencoded body, read up to the limit and parsed once; a JSON text is first scanned
- * for the params bounds, so that a body of too many keys costs no parse.
+ * A JSON body, read up to the body limit and parsed once, undefined when empty; its text is
+ * first scanned for the params bounds, so that a body of too many keys costs no parse.
  */
-async function readFields(req: Request, res: Response, json: boolean, limits: BodyLimits): Promise<RequestBody> {
+export async function readJsonBody(req: Request, res: Response, limits: BodyLimits): Promise<unknown> {
   assertUtf8(req);
   const bytes = await readLimitedBody(req, res, limits.bodyLimit);
-  if (json) assertJsonTextBounds(bytes, limits.paramsBounds);
-  const text = bytes.toString("utf8");
-  // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
-  const fields = json ? parseJson(text) : parseForm(text, undefined, undefined, { maxKeys: 0 });
+  assertJsonTextBounds(bytes, limits.paramsBounds);
+  return parseJson(bytes.toString("utf8"));
+}
+
+async function readJsonFields(req: Request, res: Response, limits: BodyLimits): Promise<RequestBody> {
+  const fields = await readJsonBody(req, res, limits);
   assertObject(fields);
   return { fields, files: NO_FILES };
+}
+
+async function readFormFields(req: Request, res: Response, limits: BodyLimits): Promise<RequestBody> {
+  assertUtf8(req);
+  const bytes = await readLimitedBody(req, res, limits.bodyLimit);
+  // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
+  return { fields: parseForm(bytes.toString("utf8"), undefined, undefined, { maxKeys: 0 }), files: NO_FILES };
 }
 
 async function readMultipart(req: Request, res: Response, parser: RequestHandler, limit: number): Promise<RequestBody> {
@@ -135,9 +144,9 @@ export function bodyReaderFor(inputs: z.ZodType | undefined, limits: BodyLimits)
     const limit = type === MULTIPART_TYPE && multipart ? fileLimit : bodyLimit;
     if (Number(req.headers["content-length"]) > limit) throw refuseOversize(req, res, limit);
     if (!type) return NO_BODY;
-    if (type === FORM_TYPE) return readFields(req, res, false, limits);
+    if (type === FORM_TYPE) return readFormFields(req, res, limits);
     if (type === MULTIPART_TYPE) return multipart ? readMultipart(req, res, multipart, fileLimit) : NO_BODY;
-    return readFields(req, res, true, limits);
+    return readJsonFields(req, res, limits);
   };
   return (req, res) => (hasBody(req) ? read(req, res) : NO_BODY);
 }

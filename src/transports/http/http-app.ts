@@ -54,7 +54,7 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       refuseCrossSite(settings.apiPrefix, settings.corsOrigins),
-      serveMounts(server.httpMounts, settings.bodyLimit),
+      serveMounts(server.httpMounts, bodyLimits),
       actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, bodyLimits, tracker, origin })),
     ]),
   );
