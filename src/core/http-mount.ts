@@ -22,4 +22,11 @@ export interface HttpMount {
    * unread for the mount to answer.
    */
   parseJson?: boolean;
+  /**
+   * The mount checks `Origin` (and `Host`) itself, as the MCP endpoint does against DNS
+   * rebinding. Otherwise a request that may change state (any method but GET, HEAD, OPTIONS)
+   * sent by another site's page is refused `403 CONNECTION_FORBIDDEN` before the mount sees it,
+   * by the rule that guards actions (HTTP_CORS_ORIGINS; see docs/http.md, Cross-site requests).
+   */
+  checksOrigin?: boolean;
 }

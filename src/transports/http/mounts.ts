@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { HttpMount } from "../../core/http-mount";
 import { type BodyLimits, hasBody, JSON_TYPES, readJsonBody } from "./body";
+import type { CrossSiteCheck } from "./cross-site";
 import { malformedBody } from "./limited-body";
 
 /** Mount paths without their trailing slashes, worked out once per path rather than per request. */
@@ -35,9 +36,10 @@ async function readMountJson(req: Request, res: Response, limits: BodyLimits): P
 /**
  * Serves what other parts registered in `server.httpMounts`, read at each request since they
  * register during `initialize`. A mount sees the request as it arrived (its URL is not
- * rewritten); the longest matching path wins.
+ * rewritten); the longest matching path wins. A state-changing request from another site is
+ * refused as for actions, unless the mount checks origins itself (`checksOrigin`).
  */
-export function serveMounts(mounts: readonly HttpMount[], limits: BodyLimits): RequestHandler {
+export function serveMounts(mounts: readonly HttpMount[], limits: BodyLimits, crossSite: CrossSiteCheck): RequestHandler {
   const serve = async (mount: HttpMount, req: Request, res: Response): Promise<void> => {
     if (mount.parseJson) await readMountJson(req, res, limits);
     await mount.handler(req, res);
@@ -50,6 +52,7 @@ export function serveMounts(mounts: readonly HttpMount[], limits: BodyLimits): R
       if (servesPath(candidate, path) && candidate.path.length > (mount?.path.length ?? -1)) mount = candidate;
     }
     if (!mount) return next();
+    if (!mount.checksOrigin) crossSite(req);
     return serve(mount, req, res);
   };
 }
