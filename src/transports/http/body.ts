@@ -6,6 +6,7 @@ import { assertJsonTextBounds } from "../../core/json-text-bounds";
 import type { ParamsBounds } from "../../core/params-bounds";
 import { takesFiles } from "../../schema/takes-files";
 import { malformedBody, readLimitedBody, refuseOversize } from "./limited-body";
+import { lingerAfterAnswer } from "./refused-socket";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -71,6 +72,11 @@ export function hasBody(req: Request): boolean {
   return req.headers["transfer-encoding"] !== undefined || !Number.isNaN(Number(req.headers["content-length"]));
 }
 
+/** A body known to be empty before it is read; a chunked one is only known once read. */
+function declaredEmpty(req: Request): boolean {
+  return req.headers["transfer-encoding"] === undefined && Number(req.headers["content-length"]) === 0;
+}
+
 export const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const MULTIPART_TYPE = "multipart/form-data";
@@ -131,21 +137,55 @@ async function readMultipart(req: Request, res: Response, parser: RequestHandler
 }
 
 /**
+ * 415 for a body the action cannot read, naming the types it reads. A body of known length (at
+ * most the body limit, or it was refused 413) is drained by the HTTP server after the answer; a
+ * chunked one has no end in sight, so its connection closes lingering, as for a 413.
+ */
+function unsupportedMediaType(req: Request, res: Response, accepted: readonly string[]): TypedError {
+  if (req.headers["content-length"] === undefined) {
+    res.setHeader("Connection", "close");
+    lingerAfterAnswer(req.socket);
+  }
+  const sent = req.headers["content-type"]?.split(";")[0]?.trim();
+  const reads = `${accepted.slice(0, -1).join(", ")} or ${accepted.at(-1)}`;
+  return new TypedError({
+    message: sent
+      ? `This action reads a body of type ${reads}, not "${sent}"`
+      : `The request body has no Content-Type: this action reads a body of type ${reads}`,
+    type: ErrorType.CONNECTION_UNSUPPORTED_MEDIA_TYPE,
+    key: "body",
+    ...(sent ? { value: sent } : {}),
+  });
+}
+
+/**
  * The body reader of one action, chosen at boot: an action without inputs has no body read at
  * all; one whose inputs take files (see `takesFiles`) reads JSON, urlencoded and multipart
- * bodies; any other reads JSON and urlencoded. A body of another type is left unread. A
- * Content-Length over the limit is refused before a byte of the body is read.
+ * bodies; any other reads JSON and urlencoded. A body of another type, or of none, is 415, unless
+ * its Content-Length is 0. A Content-Length over the limit is refused before a byte of the body
+ * is read.
  */
 export function bodyReaderFor(inputs: z.ZodType | undefined, limits: BodyLimits): BodyReader {
   const { bodyLimit, fileLimit, maxFiles } = limits;
-  const multipart = inputs && takesFiles(inputs) ? multipartParser(fileLimit, bodyLimit, maxFiles) : undefined;
+  if (!inputs) {
+    return (req, res) => {
+      if (hasBody(req) && Number(req.headers["content-length"]) > bodyLimit) throw refuseOversize(req, res, bodyLimit);
+      return NO_BODY;
+    };
+  }
+  const multipart = takesFiles(inputs) ? multipartParser(fileLimit, bodyLimit, maxFiles) : undefined;
+  const readable = multipart ? [...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE] : [...JSON_TYPES, FORM_TYPE];
+  const accepted = ["application/json", FORM_TYPE, ...(multipart ? [MULTIPART_TYPE] : [])];
   const read = (req: Request, res: Response): RequestBody | Promise<RequestBody> => {
-    const type = inputs ? req.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE]) : false;
-    const limit = type === MULTIPART_TYPE && multipart ? fileLimit : bodyLimit;
+    const type = req.is(readable);
+    const limit = type === MULTIPART_TYPE ? fileLimit : bodyLimit;
     if (Number(req.headers["content-length"]) > limit) throw refuseOversize(req, res, limit);
-    if (!type) return NO_BODY;
+    if (!type) {
+      if (declaredEmpty(req)) return NO_BODY;
+      throw unsupportedMediaType(req, res, accepted);
+    }
     if (type === FORM_TYPE) return readFormFields(req, res, limits);
-    if (type === MULTIPART_TYPE) return multipart ? readMultipart(req, res, multipart, fileLimit) : NO_BODY;
+    if (type === MULTIPART_TYPE && multipart) return readMultipart(req, res, multipart, fileLimit);
     return readJsonFields(req, res, limits);
   };
   return (req, res) => (hasBody(req) ? read(req, res) : NO_BODY);
