@@ -17,6 +17,7 @@ const REASONS: Record<number, string> = {
   408: "The action ran longer than its timeout and was aborted.",
   409: "The request conflicts with the current state.",
   413: "The request body is larger than the server's limit.",
+  415: "The request body is of a type the action does not read (its Content-Type, or none): it reads JSON, urlencoded forms, and multipart forms when its inputs take files.",
   422: "The params failed validation against the action's inputs; `issues` lists every problem.",
   429: "Too many requests.",
   500: "The action failed unexpectedly.",
@@ -77,8 +78,8 @@ export interface OperationShape {
 }
 
 /**
- * The error responses of one operation: the ones the server itself produces for it (unparseable
- * or oversized body, failed validation, missing credentials, timeout, failure), and `default` for whatever a middleware
+ * The error responses of one operation: the ones the server itself produces for it (unparseable,
+ * oversized or unreadable body, failed validation, missing credentials, timeout, failure), and `default` for whatever a middleware
  * or the action throws, whose status ErrorStatusCodes decides.
  */
 export function operationErrorResponses(
@@ -87,6 +88,7 @@ export function operationErrorResponses(
 ): Record<string, ResponseObject | ReferenceObject> {
   const statuses: number[] = [];
   if (shape.hasBody) statuses.push(400, 413);
+  if (shape.hasBody && shape.hasInputs) statuses.push(415);
   if (shape.hasInputs) statuses.push(422);
   if (shape.guarded) statuses.push(401);
   if (action.timeout !== 0) statuses.push(408);

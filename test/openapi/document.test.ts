@@ -205,8 +205,8 @@ describe("the OpenAPI document of the fixture app", () => {
   test("error responses follow what the server produces for each operation", () => {
     const statuses = (path: string, method: "get" | "put" | "post" | "patch" | "delete") =>
       Object.keys(operation(path, method).responses ?? {});
-    // A body can be malformed (400) or too large (413); inputs can fail validation (422).
-    expect(statuses("/api/user", "put")).toEqual(["200", "400", "408", "413", "422", "500", "default"]);
+    // A body can be malformed (400), too large (413) or of a type the inputs do not read (415); inputs can fail validation (422).
+    expect(statuses("/api/user", "put")).toEqual(["200", "400", "408", "413", "415", "422", "500", "default"]);
     expect(statuses("/api/messages/list", "get")).toEqual(["200", "408", "422", "500", "default"]);
     expect(statuses("/api/ping", "get")).toEqual(["200", "408", "500", "default"]);
     // timeout: 0 disables the timeout, so it cannot time out (408).
@@ -216,7 +216,7 @@ describe("the OpenAPI document of the fixture app", () => {
 
   test("each shared error response narrows the error type to the types of its status", () => {
     const responses = document.components!.responses!;
-    for (const [name, status] of [["BadRequest", 400], ["NotFound", 404], ["MethodNotAllowed", 405], ["PayloadTooLarge", 413], ["UnprocessableEntity", 422], ["InternalServerError", 500]] as const) {
+    for (const [name, status] of [["BadRequest", 400], ["NotFound", 404], ["MethodNotAllowed", 405], ["PayloadTooLarge", 413], ["UnsupportedMediaType", 415], ["UnprocessableEntity", 422], ["InternalServerError", 500]] as const) {
       const response = responses[name] as ResponseObject;
       const schema = response.content!["application/json"]!.schema as SchemaObject;
       const narrowed = (schema.allOf![1] as SchemaObject).properties!.error as SchemaObject;

@@ -128,6 +128,13 @@ describe("each documented error response matches what the server really answers"
       documentedAt: (document) => document.paths!["/api/user"]!.put!.responses!["413"],
     },
     {
+      name: "a body of a type the action does not read",
+      request: ["/api/user", { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "name=Ada" }],
+      status: 415,
+      type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE",
+      documentedAt: (document) => document.paths!["/api/user"]!.put!.responses!["415"],
+    },
+    {
       name: "a timeout",
       request: ["/api/slow"],
       status: 408,

@@ -6,6 +6,7 @@ import { assertJsonTextBounds } from "../../core/json-text-bounds";
 import type { ParamsBounds } from "../../core/params-bounds";
 import { takesFiles } from "../../schema/takes-files";
 import { malformedBody, readLimitedBody, refuseOversize } from "./limited-body";
+import { lingerAfterAnswer } from "./refused-socket";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -67,11 +68,16 @@ const NO_BODY: RequestBody = Object.freeze({ fields: undefined, files: NO_FILES 
  * when it sends Transfer-Encoding or Content-Length). Asking first spares the readers, and their
  * promises, on each GET.
  */
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   return req.headers["transfer-encoding"] !== undefined || !Number.isNaN(Number(req.headers["content-length"]));
 }
 
-const JSON_TYPES = ["application/json", "application/*+json"];
+/** A body known to be empty before it is read; a chunked one is only known once read. */
+function declaredEmpty(req: Request): boolean {
+  return req.headers["transfer-encoding"] === undefined && Number(req.headers["content-length"]) === 0;
+}
+
+export const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const MULTIPART_TYPE = "multipart/form-data";
 
@@ -96,18 +102,27 @@ function assertObject(fields: unknown): void {
 }
 
 /**
- * A JSON or urlencoded body, read up to the limit and parsed once; a JSON text is first scanned
- * for the params bounds, so that a body of too many keys costs no parse.
+ * A JSON body, read up to the body limit and parsed once, undefined when empty; its text is
+ * first scanned for the params bounds, so that a body of too many keys costs no parse.
  */
-async function readFields(req: Request, res: Response, json: boolean, limits: BodyLimits): Promise<RequestBody> {
+export async function readJsonBody(req: Request, res: Response, limits: BodyLimits): Promise<unknown> {
   assertUtf8(req);
   const bytes = await readLimitedBody(req, res, limits.bodyLimit);
-  if (json) assertJsonTextBounds(bytes, limits.paramsBounds);
-  const text = bytes.toString("utf8");
-  // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
-  const fields = json ? parseJson(text) : parseForm(text, undefined, undefined, { maxKeys: 0 });
+  assertJsonTextBounds(bytes, limits.paramsBounds);
+  return parseJson(bytes.toString("utf8"));
+}
+
+async function readJsonFields(req: Request, res: Response, limits: BodyLimits): Promise<RequestBody> {
+  const fields = await readJsonBody(req, res, limits);
   assertObject(fields);
   return { fields, files: NO_FILES };
+}
+
+async function readFormFields(req: Request, res: Response, limits: BodyLimits): Promise<RequestBody> {
+  assertUtf8(req);
+  const bytes = await readLimitedBody(req, res, limits.bodyLimit);
+  // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
+  return { fields: parseForm(bytes.toString("utf8"), undefined, undefined, { maxKeys: 0 }), files: NO_FILES };
 }
 
 async function readMultipart(req: Request, res: Response, parser: RequestHandler, limit: number): Promise<RequestBody> {
@@ -122,22 +137,56 @@ async function readMultipart(req: Request, res: Response, parser: RequestHandler
 }
 
 /**
+ * 415 for a body the action cannot read, naming the types it reads. A body of known length (at
+ * most the body limit, or it was refused 413) is drained by the HTTP server after the answer; a
+ * chunked one has no end in sight, so its connection closes lingering, as for a 413.
+ */
+function unsupportedMediaType(req: Request, res: Response, accepted: readonly string[]): TypedError {
+  if (req.headers["content-length"] === undefined) {
+    res.setHeader("Connection", "close");
+    lingerAfterAnswer(req.socket);
+  }
+  const sent = req.headers["content-type"]?.split(";")[0]?.trim();
+  const reads = `${accepted.slice(0, -1).join(", ")} or ${accepted.at(-1)}`;
+  return new TypedError({
+    message: sent
+      ? `This action reads a body of type ${reads}, not "${sent}"`
+      : `The request body has no Content-Type: this action reads a body of type ${reads}`,
+    type: ErrorType.CONNECTION_UNSUPPORTED_MEDIA_TYPE,
+    key: "body",
+    ...(sent ? { value: sent } : {}),
+  });
+}
+
+/**
  * The body reader of one action, chosen at boot: an action without inputs has no body read at
  * all; one whose inputs take files (see `takesFiles`) reads JSON, urlencoded and multipart
- * bodies; any other reads JSON and urlencoded. A body of another type is left unread. A
- * Content-Length over the limit is refused before a byte of the body is read.
+ * bodies; any other reads JSON and urlencoded. A body of another type, or of none, is 415, unless
+ * its Content-Length is 0. A Content-Length over the limit is refused before a byte of the body
+ * is read.
  */
 export function bodyReaderFor(inputs: z.ZodType | undefined, limits: BodyLimits): BodyReader {
   const { bodyLimit, fileLimit, maxFiles } = limits;
-  const multipart = inputs && takesFiles(inputs) ? multipartParser(fileLimit, bodyLimit, maxFiles) : undefined;
+  if (!inputs) {
+    return (req, res) => {
+      if (hasBody(req) && Number(req.headers["content-length"]) > bodyLimit) throw refuseOversize(req, res, bodyLimit);
+      return NO_BODY;
+    };
+  }
+  const multipart = takesFiles(inputs) ? multipartParser(fileLimit, bodyLimit, maxFiles) : undefined;
+  const readable = multipart ? [...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE] : [...JSON_TYPES, FORM_TYPE];
+  const accepted = ["application/json", FORM_TYPE, ...(multipart ? [MULTIPART_TYPE] : [])];
   const read = (req: Request, res: Response): RequestBody | Promise<RequestBody> => {
-    const type = inputs ? req.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE]) : false;
-    const limit = type === MULTIPART_TYPE && multipart ? fileLimit : bodyLimit;
+    const type = req.is(readable);
+    const limit = type === MULTIPART_TYPE ? fileLimit : bodyLimit;
     if (Number(req.headers["content-length"]) > limit) throw refuseOversize(req, res, limit);
-    if (!type) return NO_BODY;
-    if (type === FORM_TYPE) return readFields(req, res, false, limits);
-    if (type === MULTIPART_TYPE) return multipart ? readMultipart(req, res, multipart, fileLimit) : NO_BODY;
-    return readFields(req, res, true, limits);
+    if (!type) {
+      if (declaredEmpty(req)) return NO_BODY;
+      throw unsupportedMediaType(req, res, accepted);
+    }
+    if (type === FORM_TYPE) return readFormFields(req, res, limits);
+    if (type === MULTIPART_TYPE && multipart) return readMultipart(req, res, multipart, fileLimit);
+    return readJsonFields(req, res, limits);
   };
   return (req, res) => (hasBody(req) ? read(req, res) : NO_BODY);
 }

@@ -5,6 +5,9 @@ import { isSameOrigin } from "../../core/same-origin";
 /** Methods a browser sends cross-site without asking (links, images): they must not change anything, so they pass. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Throws when a request may not change anything here: see `crossSiteCheck`. */
+export type CrossSiteCheck = (req: Request) => void;
+
 /** Whether the browser says the request comes from another site; undefined when nothing says (curl, a server). */
 function crossSiteOrigin(req: Request): string | undefined {
   const origin = req.headers.origin;
@@ -13,26 +16,34 @@ function crossSiteOrigin(req: Request): string | undefined {
 }
 
 /**
- * Refuses a state-changing call to an action sent by a page of another site (cross-site request
- * forgery): a form POST carries the session cookie under `SameSite=Lax` when it navigates the top
- * frame, and `SameSite` says nothing about a sibling subdomain. Browsers name the page in `Origin`
- * (or, without it, in `Sec-Fetch-Site`); a client that sends neither is not a browser page, and
- * chooses its own cookies. An origin listed in HTTP_CORS_ORIGINS may call; the `*` wildcard admits
- * any origin only without cookies, as CORS admits it only without credentials.
+ * Refuses a state-changing request sent by a page of another site (cross-site request forgery): a
+ * form POST carries the session cookie under `SameSite=Lax` when it navigates the top frame, and
+ * `SameSite` says nothing about a sibling subdomain. Browsers name the page in `Origin` (or,
+ * without it, in `Sec-Fetch-Site`); a client that sends neither is not a browser page, and chooses
+ * its own cookies. An origin listed in HTTP_CORS_ORIGINS may call; the `*` wildcard admits any
+ * origin only without cookies, as CORS admits it only without credentials.
  */
-export function refuseCrossSite(apiPrefix: string, corsOrigins: readonly string[]): RequestHandler {
+export function crossSiteCheck(corsOrigins: readonly string[]): CrossSiteCheck {
   const named = new Set(corsOrigins.filter((origin) => origin !== "*"));
   const anyOrigin = corsOrigins.includes("*");
-  const beneathApi = `${apiPrefix}/`;
-  return (req, _res, next) => {
-    if (SAFE_METHODS.has(req.method) || !(req.path === apiPrefix || req.path.startsWith(beneathApi))) return next();
+  return (req) => {
+    if (SAFE_METHODS.has(req.method)) return;
     const origin = crossSiteOrigin(req);
-    if (origin === undefined || named.has(origin) || (anyOrigin && req.headers.cookie === undefined)) return next();
+    if (origin === undefined || named.has(origin) || (anyOrigin && req.headers.cookie === undefined)) return;
     throw new TypedError({
       message: "A cross-site request may not change anything: its origin is not allowed (HTTP_CORS_ORIGINS)",
       type: ErrorType.CONNECTION_FORBIDDEN,
       key: "origin",
       value: origin,
     });
+  };
+}
+
+/** The cross-site check for requests beneath the API prefix, actions' paths; mounts check their own (see `serveMounts`). */
+export function refuseCrossSite(apiPrefix: string, check: CrossSiteCheck): RequestHandler {
+  const beneathApi = `${apiPrefix}/`;
+  return (req, _res, next) => {
+    if (req.path === apiPrefix || req.path.startsWith(beneathApi)) check(req);
+    next();
   };
 }

@@ -4,7 +4,7 @@ import type { HeraldServer } from "../../core/server";
 import { actionHandler } from "./action-handler";
 import { actionRouter } from "./action-router";
 import { corsFor } from "./cors";
-import { refuseCrossSite } from "./cross-site";
+import { crossSiteCheck, refuseCrossSite } from "./cross-site";
 import { errorHandler, notFound } from "./error-handler";
 import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
@@ -36,8 +36,9 @@ function everyRequest(tracker: RequestTracker, origin: RequestOrigin, production
 
 /**
  * The Express application of the web transport, in order: request id and security headers,
- * CORS (when origins are configured), the cross-site refusal, mounts, actions beneath the API
- * prefix, static files (compressed), then 404 and the error body. Action answers are compressed by the response
+ * CORS (when origins are configured), mounts (each with its cross-site check), the cross-site
+ * refusal of what else falls beneath the API prefix, actions beneath it, static files
+ * (compressed), then 404 and the error body. Action answers are compressed by the response
  * writer, which knows their size.
  */
 export function createHttpApp(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): Express {
@@ -47,14 +48,15 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
   app.set("trust proxy", server.config.trustProxy);
   app.set("query parser", "simple");
   const origin = requestOrigin(server.config.trustProxy, server.callerAddress);
+  const crossSite = crossSiteCheck(settings.corsOrigins);
   const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: server.config.paramsBounds };
   app.use(
     handlerSequence([
       everyRequest(tracker, origin, server.config.production),
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
-      refuseCrossSite(settings.apiPrefix, settings.corsOrigins),
-      serveMounts(server.httpMounts, settings.bodyLimit),
+      serveMounts(server.httpMounts, bodyLimits, crossSite),
+      refuseCrossSite(settings.apiPrefix, crossSite),
       actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, bodyLimits, tracker, origin })),
     ]),
   );

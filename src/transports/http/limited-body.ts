@@ -39,9 +39,11 @@ export function refuseOversize(req: Request, res: Response, limit: number): Type
 /**
  * The body as bytes, decoded (gzip, deflate, br), at most `limit` of them once decoded, so a
  * compressed bomb is bounded like a plain body. The request is refused (see `refuseOversize`)
- * the moment it crosses the limit, not when it ends; what it still sends is drained unread.
+ * before a byte is read when its Content-Length is over the limit, else the moment it crosses
+ * the limit, not when it ends; what it still sends is drained unread.
  */
 export function readLimitedBody(req: Request, res: Response, limit: number): Promise<Buffer> {
+  if (Number(req.headers["content-length"]) > limit) return Promise.reject(refuseOversize(req, res, limit));
   return new Promise((resolve, reject) => {
     const decoder = decoderFor(req);
     const source = decoder ? req.pipe(decoder) : req;

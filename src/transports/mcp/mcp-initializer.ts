@@ -22,6 +22,8 @@ export class McpInitializer implements Initializer {
     this.herald.httpMounts.push({
       path: settings.path,
       parseJson: true,
+      // request-guard.ts checks Host and Origin against DNS rebinding, MCP_ALLOWED_ORIGINS included.
+      checksOrigin: true,
       handler: (request, response) => this.endpointFor(catalog, settings).handle(request, response),
     });
   }

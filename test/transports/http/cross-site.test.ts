@@ -74,3 +74,18 @@ test("the * wildcard admits any origin only without cookies, as CORS admits it o
     await expectRefused(await post(url, { Origin: OTHER, Cookie: "herald.sid=anything" }), OTHER);
   });
 });
+
+test("a state-changing request from another site to a mount is refused too, unless the mount checks origins itself", async () => {
+  await withServer(undefined, async (url) => {
+    const hook = (path: string, headers: Record<string, string>, method = "POST") =>
+      fetch(`${url}${path}`, { method, headers: { "Content-Type": "application/json", ...headers }, ...(method === "GET" ? {} : { body: "{}" }) });
+    await expectRefused(await hook("/hooks", { Origin: OTHER, Cookie: "herald.sid=anything" }), OTHER);
+    await expectRefused(await hook("/hooks/raw", { "Sec-Fetch-Site": "cross-site" }), "cross-site");
+    expect((await hook("/hooks", { Origin: url })).status).toBe(200);
+    expect((await hook("/hooks", {})).status).toBe(200);
+    expect((await hook("/hooks", { Origin: OTHER }, "GET")).status).toBe(200);
+    const selfChecked = await hook("/hooks/self-checked", { Origin: OTHER });
+    expect(selfChecked.status).toBe(200);
+    expect(await selfChecked.text()).toBe(`checked here: ${OTHER}`);
+  });
+});

@@ -64,11 +64,6 @@ describe("params are merged path → query → body, a later source winning", ()
     expect((await response.json()).params).toEqual({ name: "Grace", tag: ["x", "y"] });
   });
 
-  test("a body of another content type is not read", async () => {
-    const response = await fetch(api("/echo?q=1"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "name=Ada" });
-    expect((await response.json()).params).toEqual({ q: "1" });
-  });
-
   test("an empty JSON body is no params", async () => {
     const response = await fetch(api("/echo"), { method: "POST", headers: { "Content-Type": "application/json" } });
     expect((await response.json()).params).toEqual({});
@@ -247,12 +242,89 @@ describe("which bodies are read", () => {
     expect(response.status).toBe(200);
   });
 
-  test("a multipart body is left unread for an action whose inputs take no file", async () => {
+  test("a multipart body to an action whose inputs take no file is 415, naming the types it reads", async () => {
     const form = new FormData();
     for (const [key, value] of Object.entries({ name: "Ada", email: "ada@example.com", password: "long enough" })) form.append(key, value);
     const response = await fetch(api("/user"), { method: "PUT", body: form });
-    expect(response.status).toBe(422);
-    expect((await response.json()).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED", key: "name" });
+    expect(response.status).toBe(415);
+    expect((await response.json()).error).toEqual({
+      type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE",
+      message: 'This action reads a body of type application/json or application/x-www-form-urlencoded, not "multipart/form-data"',
+      key: "body",
+      value: "multipart/form-data",
+      timestamp: expect.any(String),
+      stack: expect.any(String),
+    });
+  });
+
+  test("a body of another type is 415; the types named include multipart when the inputs take files", async () => {
+    for (const type of ["text/plain", "application/xml; charset=utf-8"]) {
+      const response = await fetch(api("/echo?q=1"), { method: "POST", headers: { "Content-Type": type }, body: "name=Ada" });
+      expect(response.status).toBe(415);
+      expect((await response.json()).error).toMatchObject({
+        type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE",
+        message: `This action reads a body of type application/json, application/x-www-form-urlencoded or multipart/form-data, not "${type.split(";")[0]}"`,
+        value: type.split(";")[0],
+      });
+    }
+  });
+
+  test("a body without Content-Type is 415; an empty body of any type is no body", async () => {
+    const untyped = await rawRequest("POST /api/echo?q=1 HTTP/1.1\r\nContent-Length: 8\r\n", "name=Ada");
+    expect(untyped.status).toBe(415);
+    expect(JSON.parse(untyped.body).error).toMatchObject({
+      type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE",
+      message: "The request body has no Content-Type: this action reads a body of type application/json, application/x-www-form-urlencoded or multipart/form-data",
+      key: "body",
+    });
+    const empty = await rawRequest("POST /api/echo?q=1 HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: 0\r\n");
+    expect(empty.status).toBe(200);
+    expect(JSON.parse(empty.body).params).toEqual({ q: "1" });
+  });
+
+  test("an action without inputs reads no body, whatever its type", async () => {
+    const response = await fetch(api("/nothing"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "hello" });
+    expect(response.status).toBe(200);
+  });
+
+  test("after a 415 the connection serves the next request, its refused body drained", async () => {
+    const { hostname, port } = new URL(serverUrl());
+    const answers = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = connect(Number(port), hostname, () => {
+        const body = "x".repeat(32 * 1024);
+        socket.write(`POST /api/echo HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+        socket.write(`GET /api/echo?after=yes HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
+      });
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (text += chunk));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answers).toMatch(/^HTTP\/1\.1 415 /);
+    expect(answers).toMatch(/^HTTP\/1\.1 415 [\s\S]*HTTP\/1\.1 200 [\s\S]*"after":"yes"/);
+  });
+
+  test("a chunked body of another type is answered 415 with Connection: close while it is still being sent", async () => {
+    const { hostname, port } = new URL(serverUrl());
+    const head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let answer = "";
+      socket.on("connect", () => {
+        // Never ends the body: the answer cannot wait for its end.
+        socket.write(`POST /api/echo HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`);
+      });
+      socket.on("data", (data) => {
+        answer += data.toString("latin1");
+        if (answer.includes("\r\n\r\n")) {
+          socket.destroy();
+          resolve(answer.slice(0, answer.indexOf("\r\n\r\n")));
+        }
+      });
+      socket.on("error", reject);
+    });
+    expect(head).toMatch(/^HTTP\/1\.1 415 /);
+    expect(head).toMatch(/\r\nConnection: close\r\n/i);
   });
 
   test("a gzip-compressed JSON body is read", async () => {
