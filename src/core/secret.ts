@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PARAMS_DEPTH } from "./params-bounds";
+import { wrappedSchema } from "./zod-internals";
 
 export const SECRET_PLACEHOLDER = "[[secret]]";
 
@@ -21,15 +22,7 @@ export function hasMetaFlag(schema: z.ZodType | undefined, flag: string): boolea
   return false;
 }
 
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
-
-function innerSchema(schema: z.ZodType): z.ZodType | undefined {
-  const def = (schema as z.ZodType & { _zod: { def: Record<string, unknown> } })._zod.def;
-  if (WRAPPERS.has(def.type as string)) return def.innerType as z.ZodType;
-  if (def.type === "pipe") return def.in as z.ZodType;
-  if (def.type === "lazy") return (def.getter as () => z.ZodType)();
-  return undefined;
-}
+const innerSchema = wrappedSchema;
 
 function unwrapAll(schema: z.ZodType): z.ZodType {
   let current = schema;

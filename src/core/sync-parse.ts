@@ -1,10 +1,5 @@
 import type { z } from "zod";
-
-interface SchemaDef {
-  type: string;
-  checks?: readonly { _zod: { def: { check: string; schema?: z.ZodType; shape?: Record<string, z.ZodType> } } }[];
-  [member: string]: unknown;
-}
+import { checkDefOf, defOf } from "./zod-internals";
 
 /** Types that call no function of the app's while parsing. */
 const PLAIN_TYPES = new Set([
@@ -77,7 +72,7 @@ function walk(root: z.ZodType): boolean {
   };
   while (pending.length) {
     if (seen.size > MOST_SCHEMAS_WALKED) return false;
-    const def = (pending.pop() as z.ZodType & { _zod: { def: SchemaDef } })._zod.def;
+    const def = defOf(pending.pop()!);
     const members = CONTAINER_MEMBERS[def.type];
     if (!PLAIN_TYPES.has(def.type) && !members) return false;
     // A codec is a pipe with a transform of its own.
@@ -88,7 +83,7 @@ function walk(root: z.ZodType): boolean {
     if (def.type === "tuple") (def.items as z.ZodType[]).forEach(visit);
     if (def.type === "union") (def.options as z.ZodType[]).forEach(visit);
     for (const check of def.checks ?? []) {
-      const checkDef = check._zod.def;
+      const checkDef = checkDefOf(check);
       if (!PLAIN_CHECKS.has(checkDef.check)) return false;
       visit(checkDef.schema);
       if (checkDef.shape) Object.values(checkDef.shape).forEach(visit);

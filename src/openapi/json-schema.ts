@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ErrorType, TypedError } from "../core/errors";
+import { defOf } from "../core/zod-internals";
 import { isInternal } from "../schema/internal";
 import { actionsOf, ActionSource } from "./action-source";
 
@@ -83,9 +84,10 @@ function describeForClients({ zodSchema, jsonSchema }: ConversionContext): void 
 /** An object's fields marked `internal()` are no client's business: not listed, not required. */
 function leaveOutInternalFields(zodSchema: z.core.$ZodType, jsonSchema: JSONSchema): void {
   delete jsonSchema.internal;
-  const def = zodSchema._zod.def as { type: string; shape?: Record<string, z.ZodType> };
-  if (def.type !== "object" || !def.shape) return;
-  const hidden = Object.keys(def.shape).filter((key) => isInternal(def.shape![key]));
+  const def = defOf(zodSchema);
+  const shape = def.shape as Record<string, z.ZodType> | undefined;
+  if (def.type !== "object" || !shape) return;
+  const hidden = Object.keys(shape).filter((key) => isInternal(shape[key]));
   if (!hidden.length) return;
   for (const key of hidden) delete jsonSchema.properties?.[key];
   if (jsonSchema.required) jsonSchema.required = jsonSchema.required.filter((key) => !hidden.includes(key));
@@ -96,7 +98,7 @@ function leaveOutInternalFields(zodSchema: z.core.$ZodType, jsonSchema: JSONSche
  * default that JSON cannot hold (a bigint) is dropped as well: the document could not carry it.
  */
 export function hasComputedDefault(schema: z.core.$ZodType): boolean {
-  const def = schema._zod.def as { type: string; defaultValue?: unknown };
+  const def = defOf(schema);
   if (def.type !== "default" && def.type !== "prefault") return false;
   try {
     return JSON.stringify(def.defaultValue) !== JSON.stringify(def.defaultValue);

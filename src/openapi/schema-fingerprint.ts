@@ -1,12 +1,8 @@
 import { z } from "zod";
+import { isZodNode, nodeDefOf } from "../core/zod-internals";
 import { hasComputedDefault } from "./json-schema";
 
 type ZodNode = z.core.$ZodType | z.core.$ZodCheck;
-
-function isZodNode(value: object): value is ZodNode {
-  const internals = (value as { _zod?: { def?: unknown } })._zod;
-  return typeof internals?.def === "object" && internals.def !== null;
-}
 
 /**
  * A plain, JSON-ready description of a zod schema: its definition tree (types, checks, shapes,
@@ -53,7 +49,7 @@ function describe(value: unknown, ancestors: Set<object>): unknown {
 }
 
 function describeDefinition(node: ZodNode, ancestors: Set<object>): unknown {
-  const def = node._zod.def as unknown as Record<string, unknown>;
+  const def = nodeDefOf(node);
   const described: Record<string, unknown> = {};
   for (const key of Object.keys(def).sort()) {
     if (key === "defaultValue" && hasComputedDefault(node as z.core.$ZodType)) described[key] = "[computed]";

@@ -1,6 +1,7 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from "typeorm";
 import { z } from "zod";
 import { ErrorType, TypedError } from "../core/errors";
+import { overrideJsonSchema } from "../core/zod-internals";
 import { dataSourceFor } from "./data-sources";
 
 export interface IdOrModelOptions {
@@ -54,7 +55,7 @@ export function zIdOrModel<Model extends z.ZodType>(
 ) {
   const idOrModel = z.union([zId, modelSchema]);
   // A client sends the id: the model is what code inside the app may pass, and what the id becomes.
-  idOrModel._zod.toJSONSchema = idJsonSchema;
+  overrideJsonSchema(idOrModel, idJsonSchema);
   return idOrModel.transform(async (value): Promise<z.output<Model>> => {
     if (isModel(value)) return value as z.output<Model>;
     const dataSource =

@@ -1,26 +1,11 @@
 import type { z } from "zod";
+import { childSchemas, defOf } from "../core/zod-internals";
 
 /** Types whose input may be anything, an uploaded file included. */
 const OPEN_TYPES = new Set(["file", "any", "unknown", "custom", "lazy"]);
 
 /** Beyond this many schemas the walk gives up and answers "may take files". */
 const MOST_SCHEMAS_WALKED = 10_000;
-
-function isSchema(value: unknown): value is z.ZodType {
-  return typeof value === "object" && value !== null && "_zod" in value;
-}
-
-/** Every schema a def holds directly, whatever member it sits in (shape, items, options, inner types). */
-function innerSchemas(def: Record<string, unknown>): z.ZodType[] {
-  const inner: z.ZodType[] = [];
-  for (const [member, value] of Object.entries(def)) {
-    if (member === "checks") continue;
-    if (isSchema(value)) inner.push(value);
-    else if (Array.isArray(value)) inner.push(...value.filter(isSchema));
-    else if (member === "shape" && value) inner.push(...Object.values(value as Record<string, unknown>).filter(isSchema));
-  }
-  return inner;
-}
 
 /**
  * Whether an action's inputs may take an uploaded file: a `z.file()` anywhere in them, or a type
@@ -32,9 +17,9 @@ export function takesFiles(schema: z.ZodType): boolean {
   const pending = [schema];
   while (pending.length) {
     if (seen.size > MOST_SCHEMAS_WALKED) return true;
-    const def = (pending.pop() as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+    const def = defOf(pending.pop()!);
     if (OPEN_TYPES.has(def.type)) return true;
-    for (const inner of innerSchemas(def)) {
+    for (const inner of childSchemas(def)) {
       if (seen.has(inner)) continue;
       seen.add(inner);
       pending.push(inner);

@@ -1,8 +1,7 @@
 import type { Options } from "yargs";
 import { z } from "zod";
 import { isSecret } from "../../core/secret";
-
-const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
+import { defOf, WRAPPER_TYPES } from "../../core/zod-internals";
 
 interface Unwrapped {
   base: z.ZodType;
@@ -12,7 +11,7 @@ interface Unwrapped {
 }
 
 function definitionOf(schema: z.ZodType): Record<string, any> {
-  return (schema as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+  return defOf(schema);
 }
 
 function unwrap(schema: z.ZodType): Unwrapped {
@@ -27,7 +26,7 @@ function unwrap(schema: z.ZodType): Unwrapped {
       optional = true;
       defaultValue = typeof def.defaultValue === "function" ? def.defaultValue() : def.defaultValue;
     }
-    if (WRAPPERS.has(def.type)) current = def.innerType;
+    if (WRAPPER_TYPES.has(def.type)) current = def.innerType;
     else if (def.type === "pipe") current = def.in;
     else break;
     description ??= current.description;
