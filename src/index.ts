@@ -41,6 +41,8 @@ export { globLoader } from "./core/loader";
 export { rootContainer } from "./core/container";
 export type { ProviderOverride } from "./core/container";
 export { HeraldConfig, loadConfig, readSettings } from "./core/config";
+export { readConcurrentCallLimits } from "./core/concurrent-calls";
+export type { ConcurrentCallLimits } from "./core/concurrent-calls";
 export { HealthRegistry } from "./core/health";
 export { Migrator, MIGRATOR } from "./core/migrator";
 export type { MigrationStatus } from "./core/migrator";

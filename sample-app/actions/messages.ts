@@ -14,16 +14,23 @@ export class MessagesList implements Action {
   constructor(private readonly dataSource: DataSource) {}
 
   async run(params: ActionParams<MessagesList>) {
-    const messages = this.dataSource.getRepository(Message);
-    const query = messages
-      .createQueryBuilder("message")
-      .leftJoin("message.user", "user")
-      .select("message.id", "id")
-      .addSelect("message.body", "body")
-      .addSelect("user.name", "user_name")
-      .orderBy("message.id", "DESC");
-    const page = await paginate<MessageListRow>(query, messages.count(), params, { raw: true });
-    return { messages: page.data, pagination: page.pagination };
+    // One pooled connection for the call, on which paginate's two queries queue rather than each
+    // taking one: then the bound on one address's calls in flight bounds its connections too.
+    const connection = this.dataSource.createQueryRunner();
+    try {
+      const messages = connection.manager.getRepository(Message);
+      const query = messages
+        .createQueryBuilder("message")
+        .leftJoin("message.user", "user")
+        .select("message.id", "id")
+        .addSelect("message.body", "body")
+        .addSelect("user.name", "user_name")
+        .orderBy("message.id", "DESC");
+      const page = await paginate<MessageListRow>(query, messages.count(), params, { raw: true });
+      return { messages: page.data, pagination: page.pagination };
+    } finally {
+      await connection.release();
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { ErrorType, HTTP_METHOD, TypedError, Web, secret, type Action, type Acti
 import { User } from "../entities/user";
 import { checkCredentials } from "../lib/credentials";
 import { SESSION_USER_ID, sessionOf, type SignedIn } from "../lib/signed-in";
-import { LimitSignIns } from "../middleware/limit-sign-ins";
+import { LimitSignInsPerAccount, LimitSignInsPerAddress } from "../middleware/limit-sign-ins";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeUser } from "../schemas/user";
 
@@ -19,7 +19,7 @@ export class SessionCreate implements Action {
     email: z.email().max(320).describe("The account's e-mail address"),
     password: secret(z.string().min(1).max(256).describe("The account's password")),
   });
-  middleware = [LimitSignIns];
+  middleware = [LimitSignInsPerAddress, LimitSignInsPerAccount];
   mcp = NOT_AN_MCP_TOOL;
 
   constructor(private readonly dataSource: DataSource) {}

@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/errors";
 import { User } from "../entities/user";
 import { hashPassword, verifyPassword } from "../lib/passwords";
 import type { SignedIn } from "../lib/signed-in";
+import { LimitCurrentPassword } from "../middleware/limit-current-password";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeUser, serializeUserFor, userFields, zUserIdOrModel } from "../schemas/user";
 
@@ -80,7 +81,7 @@ export class UserEdit implements Action {
     password: userFields.password.optional(),
     currentPassword: secret(z.string().min(1).max(256).describe("Your password as it is now: required to change it")).optional(),
   });
-  middleware = [RequireSignIn];
+  middleware = [RequireSignIn, LimitCurrentPassword];
   mcp = { tool: false };
 
   constructor(private readonly dataSource: DataSource) {}

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { DataSource } from "typeorm";
 import { PGliteDriver } from "typeorm-pglite";
 import { z } from "zod";
-import { readSettings, type HeraldConfig } from "herald";
+import { readConcurrentCallLimits, readSettings, type HeraldConfig } from "herald";
 import { ENTITIES } from "../entities";
 import { MIGRATIONS } from "../migrations";
 
@@ -20,15 +20,40 @@ export function databaseTarget(config: HeraldConfig, appRoot: string): DatabaseT
   return { kind: "pglite", dataDir: PGLITE_DATA_DIR ?? join(appRoot, ".data", "pglite") };
 }
 
+const poolSettings = z.object({
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).optional(),
+});
+
+/** Connections the pool holds beyond the calls one address may have in flight: room for the other callers. */
+const POOL_HEADROOM = 8;
+
+/** pg's own default, for when no bound keeps one address from taking every connection anyway. */
+const PG_DEFAULT_POOL_SIZE = 10;
+
+/**
+ * The PostgreSQL pool's size: DATABASE_POOL_SIZE, else the bound on one address's calls in flight
+ * (MAX_CONCURRENT_CALLS_PER_ADDRESS) plus headroom, so that one address never holds every
+ * connection while other callers wait for one.
+ */
+export function databasePoolSize(config: HeraldConfig): number {
+  const { DATABASE_POOL_SIZE } = readSettings(poolSettings, config);
+  if (DATABASE_POOL_SIZE !== undefined) return DATABASE_POOL_SIZE;
+  const { perAddress } = readConcurrentCallLimits(config);
+  return perAddress > 0 ? perAddress + POOL_HEADROOM : PG_DEFAULT_POOL_SIZE;
+}
+
 export function isInMemory(target: DatabaseTarget): boolean {
   return target.kind === "pglite" && target.dataDir.startsWith("memory://");
 }
 
-/** The app's DataSource, not yet connected. Schema changes go through migrations, never `synchronize`. */
-export function createDataSource(target: DatabaseTarget): DataSource {
+/**
+ * The app's DataSource, not yet connected, with a pool of `poolSize` connections on PostgreSQL.
+ * Schema changes go through migrations, never `synchronize`.
+ */
+export function createDataSource(target: DatabaseTarget, poolSize: number): DataSource {
   const common = { type: "postgres", entities: ENTITIES, migrations: MIGRATIONS, synchronize: false } as const;
   // A server that hangs rather than refusing would otherwise hold each call until its action timeout.
-  if (target.kind === "postgres") return new DataSource({ ...common, url: target.url, connectTimeoutMS: 5000 });
+  if (target.kind === "postgres") return new DataSource({ ...common, url: target.url, connectTimeoutMS: 5000, poolSize });
   return new DataSource({ ...common, driver: pgliteDriver(target.dataDir) });
 }
 

@@ -1,12 +1,12 @@
 import { DataSource } from "typeorm";
 import { join } from "node:path";
 import { z } from "zod";
-import { HeraldServer, injectable, MIGRATOR, readSettings, registerDataSource, type Initializer } from "herald";
+import { HeraldServer, injectable, MIGRATOR, readConcurrentCallLimits, readSettings, registerDataSource, type Initializer } from "herald";
 import { TypeOrmMigrator } from "../db/migrator";
 
 /** `boot` applies pending migrations when the app starts; `manual` leaves it to `herald migrate run`. */
 const migrationSettings = z.object({ DATABASE_MIGRATIONS: z.enum(["boot", "manual"]).default("boot") });
-import { createDataSource, databaseTarget, isInMemory, pgliteDriver, type DatabaseTarget } from "../db/data-source";
+import { createDataSource, databasePoolSize, databaseTarget, isInMemory, pgliteDriver, type DatabaseTarget } from "../db/data-source";
 import { lockDirectory } from "../db/directory-lock";
 import { isConnectionFailure } from "../db/errors";
 import { isPoolBusy, isPoolSaturated, probeOutsidePool } from "../db/pool-load";
@@ -28,7 +28,9 @@ export class DatabaseInitializer implements Initializer {
 
   constructor(private readonly server: HeraldServer) {
     this.target = databaseTarget(server.config, server.app.root);
-    this.dataSource = createDataSource(this.target);
+    const poolSize = databasePoolSize(server.config);
+    this.dataSource = createDataSource(this.target, poolSize);
+    if (this.target.kind === "postgres") warnIfOneAddressFillsThePool(server, poolSize);
     server.container.register(DataSource, { useValue: this.dataSource });
     const directory = join(server.app.root, "migrations");
     server.container.register(MIGRATOR, {
@@ -88,4 +90,14 @@ export class DatabaseInitializer implements Initializer {
     const where = this.target.kind === "postgres" ? "PostgreSQL" : `PGlite in ${this.target.dataDir}`;
     this.server.logger.info({ database: where }, "database connected");
   }
+}
+
+/** A per-address bound at or over the pool's size lets one address hold every connection while the others wait. */
+function warnIfOneAddressFillsThePool(server: HeraldServer, poolSize: number): void {
+  const { perAddress } = readConcurrentCallLimits(server.config);
+  if (perAddress > 0 && perAddress < poolSize) return;
+  server.logger.warn(
+    { poolSize, MAX_CONCURRENT_CALLS_PER_ADDRESS: perAddress },
+    "one address may hold every pooled database connection: keep MAX_CONCURRENT_CALLS_PER_ADDRESS above 0 and below DATABASE_POOL_SIZE",
+  );
 }

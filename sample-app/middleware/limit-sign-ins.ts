@@ -1,48 +1,45 @@
-import { createHash } from "node:crypto";
-import { z } from "zod";
-import { HeraldServer, injectable, rateLimit, readSettings, type ActionMiddleware, type Connection } from "herald";
+import { HeraldServer, injectable, readSettings } from "herald";
+import { ConfiguredRateLimit } from "../lib/configured-rate-limit";
+import { accountKey, FIFTEEN_MINUTES, PER_ACCOUNT_BUDGET, passwordFailureSettings, wrongPassword } from "../lib/password-failures";
 
-const FIFTEEN_MINUTES = 15 * 60_000;
+/*
+ * Bound password guessing at sign-in: failed sign-ins per account (whoever sends them, so spreading
+ * a guess list over many addresses does not help) and per address (so one client cannot try many
+ * accounts), each over fifteen minutes. Only failures count, so that users signing in correctly,
+ * however often and from however shared an address, are never refused; each sign-in is counted as
+ * it starts and taken back when it succeeds, so guesses sent all at once cannot pass the limit
+ * together. Calls that carry no address (an in-process caller, not the network) are limited by
+ * account only.
+ */
 
-const settings = z.object({
-  SIGN_IN_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
-  SIGN_IN_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
-});
-
-/** The counter's key for an address: hashed, so that the rate-limit store (Redis) holds no e-mail addresses. */
-function accountKey(email: string): string {
-  return createHash("sha256").update(email.toLowerCase()).digest("base64url");
+/** Failed sign-ins per address, whatever the account. */
+@injectable()
+export class LimitSignInsPerAddress extends ConfiguredRateLimit {
+  constructor(server: HeraldServer) {
+    super(server, {
+      name: "sign-in-failures-per-address",
+      limit: readSettings(passwordFailureSettings, server.config).SIGN_IN_FAILURES_PER_ADDRESS,
+      windowMs: FIFTEEN_MINUTES,
+      by: (connection) => connection.remoteAddress,
+      counts: wrongPassword,
+    });
+  }
 }
 
 /**
- * Bounds password guessing: sign-in attempts per account (whoever sends them, so spreading a
- * guess list over many addresses does not help) and per address (so one client cannot try many
- * accounts), each over fifteen minutes. Attempts count, not only failures: a failure is only known
- * after the password was checked, and the check is what must be rationed. Calls that carry no
- * address (an in-process caller, not the network) are limited by account only.
+ * Wrong passwords per account, whatever the address; a correct sign-in clears the account's count,
+ * as Devise's lockable does.
  */
 @injectable()
-export class LimitSignIns implements ActionMiddleware {
-  private readonly limits: ActionMiddleware[];
-
+export class LimitSignInsPerAccount extends ConfiguredRateLimit {
   constructor(server: HeraldServer) {
-    const { SIGN_IN_ATTEMPTS_PER_ACCOUNT, SIGN_IN_ATTEMPTS_PER_ADDRESS } = readSettings(settings, server.config);
-    const PerAccount = rateLimit({
-      name: "sign-in-per-account",
-      limit: SIGN_IN_ATTEMPTS_PER_ACCOUNT,
+    super(server, {
+      name: PER_ACCOUNT_BUDGET,
+      limit: readSettings(passwordFailureSettings, server.config).PASSWORD_FAILURES_PER_ACCOUNT,
       windowMs: FIFTEEN_MINUTES,
       by: (_connection, params) => (typeof params.email === "string" ? accountKey(params.email) : undefined),
+      counts: wrongPassword,
+      resetOnSuccess: true,
     });
-    const PerAddress = rateLimit({
-      name: "sign-in-per-address",
-      limit: SIGN_IN_ATTEMPTS_PER_ADDRESS,
-      windowMs: FIFTEEN_MINUTES,
-      by: (connection) => connection.remoteAddress,
-    });
-    this.limits = [new PerAddress(server), new PerAccount(server)];
-  }
-
-  async runBefore(params: Record<string, unknown>, connection: Connection): Promise<void> {
-    for (const limit of this.limits) await limit.runBefore!(params, connection);
   }
 }

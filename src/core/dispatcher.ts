@@ -5,7 +5,7 @@ import { ConcurrentCalls, type ConcurrentCallLimits } from "./concurrent-calls";
 import { ErrorType, isTypedError, TypedError } from "./errors";
 import type { ServiceFailure } from "./health";
 import { isLevelOn, type Logger } from "./logger";
-import type { ActionMiddleware, ActionMiddlewareResponse } from "./middleware";
+import type { ActionMiddleware, ActionMiddlewareResponse, AfterContext } from "./middleware";
 import type { ActionRegistry, RegisteredAction } from "./registry";
 import { LogParams, loggedParams } from "./log-params";
 import { assertParamsBounds, ParamsBounds } from "./params-bounds";
@@ -201,6 +201,8 @@ export class Dispatcher {
   ): Promise<void> {
     const { chain } = this.planOf(registered);
     let entered = 0;
+    // Made only when a middleware leaves something for its runAfter: most chains never do.
+    let callStates: unknown[] | undefined;
 
     while (entered < chain.length) {
       const middleware = chain[entered++]!;
@@ -209,6 +211,7 @@ export class Dispatcher {
         const pending: MiddlewareOutcome = middleware.runBefore(call.params, connection);
         const outcome = isPromiseLike(pending) ? await pending : pending;
         if (outcome?.updatedParams !== undefined) call.params = outcome.updatedParams as ParamsRecord;
+        if (outcome?.callState !== undefined) (callStates ??= [])[entered - 1] = outcome.callState;
       } catch (thrown) {
         call.error = this.normalize(thrown, connection);
         break;
@@ -227,10 +230,9 @@ export class Dispatcher {
       const middleware = chain[--entered]!;
       if (!middleware.runAfter) continue;
       try {
-        const pending: MiddlewareOutcome = middleware.runAfter(call.params, connection, call.error, {
-          actionName: registered.name,
-          response: call.response,
-        });
+        const context: AfterContext = { actionName: registered.name, response: call.response };
+        if (callStates?.[entered] !== undefined) context.callState = callStates[entered];
+        const pending: MiddlewareOutcome = middleware.runAfter(call.params, connection, call.error, context);
         const outcome = isPromiseLike(pending) ? await pending : pending;
         if (!call.error && outcome && "updatedResponse" in outcome) call.response = outcome.updatedResponse;
       } catch (thrown) {

@@ -3,12 +3,20 @@ import type { Connection } from "./connection";
 export interface ActionMiddlewareResponse<P = Record<string, unknown>> {
   updatedParams?: P;
   updatedResponse?: unknown;
+  /**
+   * From `runBefore`: handed back to this middleware's own `runAfter` of the same call as
+   * `context.callState`, for what it must finish once the outcome is known (a count to take back).
+   * One long-lived connection carries concurrent calls, so the connection is no place for it.
+   */
+  callState?: unknown;
 }
 
 /** What `runAfter` can see beyond the spec's three arguments. */
 export interface AfterContext {
   actionName: string;
   response: unknown;
+  /** What this middleware's `runBefore` returned as `callState` in this call; undefined if nothing. */
+  callState?: unknown;
 }
 
 /**

@@ -21,6 +21,15 @@ export class MemoryRateLimitStore extends RateLimitStore {
     return { ...window };
   }
 
+  async uncount(key: string): Promise<void> {
+    const window = this.windows.get(key);
+    if (window && window.resetAt > Date.now() && window.count > 0) window.count -= 1;
+  }
+
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
   /** How many windows are held, expired ones included until the next sweep. */
   get size(): number {
     return this.windows.size;

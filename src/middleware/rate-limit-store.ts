@@ -16,6 +16,10 @@ export abstract class RateLimitStore {
   abstract readonly driver: string;
   /** Counts one call against `key` and says where its window stands; the first call opens a window of `windowMs`. */
   abstract hit(key: string, windowMs: number): Promise<RateLimitHit>;
+  /** Takes one counted call back from `key`'s window, if it still has one; its end does not move. */
+  abstract uncount(key: string): Promise<void>;
+  /** Forgets `key`'s window: its next call opens a new one with a whole budget. */
+  abstract reset(key: string): Promise<void>;
   abstract close(): Promise<void>;
 }
 

@@ -26,6 +26,15 @@ export interface RateLimitOptions {
    * two rateLimit() with the same name (and key kind) share it too. Default: from the options.
    */
   name?: string;
+  /**
+   * Which outcomes count against the budget, told the call's error (undefined on success): by
+   * default every call. A call is counted as it starts, so that calls in flight together cannot
+   * pass the limit together, and taken back when it ends if its outcome does not count (a sign-in
+   * limit counts failed sign-ins: `counts: (error) => error !== undefined`).
+   */
+  counts?: (error: Error | undefined) => boolean;
+  /** A successful call forgets the key's count, as a correct password clears the failed sign-ins before it. */
+  resetOnSuccess?: boolean;
 }
 
 /** What a refused call's error carries as `value`. */
@@ -88,9 +97,14 @@ export function rateLimit(options: RateLimitOptions): new (server: HeraldServer)
   const by = typeof options.by === "function" ? "custom" : (options.by ?? "ip");
   const budget = options.name ?? `${options.limit}-per-${options.windowMs}ms`;
 
+  const { counts, resetOnSuccess } = options;
+  const settles = counts !== undefined || resetOnSuccess === true;
+
   @injectable()
   class RateLimit implements ActionMiddleware {
     readonly name = `rateLimit(${budget})`;
+    /** Only for a budget that looks at the outcome: the others leave the chain nothing to await after the call. */
+    readonly runAfter?: ActionMiddleware["runAfter"];
     private resolvedStore: RateLimitStore | undefined;
 
     constructor(private readonly server: HeraldServer) {
@@ -100,6 +114,7 @@ export function rateLimit(options: RateLimitOptions): new (server: HeraldServer)
           type: ErrorType.SERVER_INITIALIZATION,
         });
       }
+      if (settles) this.runAfter = (_params, _connection, error, context) => this.settle(context?.callState, error);
     }
 
     /** Looked up at the first call: global middleware are built before the store is registered. */
@@ -107,18 +122,20 @@ export function rateLimit(options: RateLimitOptions): new (server: HeraldServer)
       return (this.resolvedStore ??= this.server.container.resolve(RATE_LIMIT_STORE_TOKEN));
     }
 
-    async runBefore(params: Record<string, unknown>, connection: Connection): Promise<void> {
+    async runBefore(params: Record<string, unknown>, connection: Connection): Promise<{ callState: string } | void> {
       if (TRUSTED.has(connection.type)) return;
       const key = keyOf(options, connection, params);
       if (key === undefined) return;
-      const { count, resetAt } = await this.store.hit(`${by}:${budget}:${key}`, options.windowMs);
+      const storeKey = `${by}:${budget}:${key}`;
+      const { count, resetAt } = await this.store.hit(storeKey, options.windowMs);
       const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
       Object.assign(connection.responseHeaders, {
         "X-RateLimit-Limit": String(options.limit),
         "X-RateLimit-Remaining": String(Math.max(0, options.limit - count)),
         "X-RateLimit-Reset": String(Math.ceil(resetAt / 1000)),
       });
-      if (count <= options.limit) return;
+      // The key is kept for runAfter: by "user" it would change when the call signs the caller in.
+      if (count <= options.limit) return settles ? { callState: storeKey } : undefined;
       connection.responseHeaders["Retry-After"] = String(retryAfter);
       const exceeded: RateLimitExceeded = { limit: options.limit, windowMs: options.windowMs, retryAfter };
       throw new TypedError({
@@ -127,6 +144,13 @@ export function rateLimit(options: RateLimitOptions): new (server: HeraldServer)
         key: "rateLimit",
         value: exceeded,
       });
+    }
+
+    /** Once the outcome is known: a success may clear the count, an outcome that does not count is taken back. */
+    private async settle(storeKey: unknown, error: Error | undefined): Promise<void> {
+      if (typeof storeKey !== "string") return;
+      if (resetOnSuccess && error === undefined) await this.store.reset(storeKey);
+      else if (counts && !counts(error)) await this.store.uncount(storeKey);
     }
   }
   return RateLimit;

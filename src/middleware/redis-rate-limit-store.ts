@@ -22,7 +22,15 @@ if ttl < 0 then
 end
 return { count, ttl }`;
 
-type HitCommand = Redis & { heraldRateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+/** Takes one call back, never below 0 and never recreating a window that has ended (DECR keeps the TTL). */
+const UNCOUNT = `
+if tonumber(redis.call("GET", KEYS[1]) or "0") > 0 then redis.call("DECR", KEYS[1]) end
+return 0`;
+
+type HitCommand = Redis & {
+  heraldRateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+  heraldRateLimitUncount(key: string): Promise<number>;
+};
 
 /**
  * Rate-limit counters in Redis, so every process on the same Redis and prefix shares each budget.
@@ -50,21 +58,47 @@ export class RedisRateLimitStore extends RateLimitStore {
       disconnectTimeout: 100,
     }) as HitCommand;
     this.client.defineCommand("heraldRateLimitHit", { numberOfKeys: 1, lua: HIT });
+    this.client.defineCommand("heraldRateLimitUncount", { numberOfKeys: 1, lua: UNCOUNT });
     // Without an "error" listener ioredis prints every failed reconnection attempt itself.
     this.client.on("error", () => undefined);
   }
 
   async hit(key: string, windowMs: number): Promise<RateLimitHit> {
+    return this.inRedis(
+      async () => {
+        const [count, ttl] = await this.client.heraldRateLimitHit(this.prefix + key, windowMs);
+        return { count, resetAt: Date.now() + ttl };
+      },
+      () => this.fallback.hit(key, windowMs),
+    );
+  }
+
+  async uncount(key: string): Promise<void> {
+    await this.inRedis<unknown>(
+      () => this.client.heraldRateLimitUncount(this.prefix + key),
+      () => this.fallback.uncount(key),
+    );
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.inRedis<unknown>(
+      () => this.client.del(this.prefix + key),
+      () => this.fallback.reset(key),
+    );
+  }
+
+  /** Runs `command` on Redis, or `fallback` in this process while Redis is unreachable. */
+  private async inRedis<T>(command: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
     await (this.connecting ??= this.client.connect().catch(() => undefined));
     try {
-      const [count, ttl] = await this.client.heraldRateLimitHit(this.prefix + key, windowMs);
+      const answer = await command();
       if (this.degraded) this.logger?.info("rate limits: Redis is back; counting across processes again");
       this.degraded = false;
-      return { count, resetAt: Date.now() + ttl };
+      return answer;
     } catch (error) {
       if (!this.degraded) this.logger?.warn({ err: (error as Error).message }, "rate limits: Redis is unreachable; each process counts on its own");
       this.degraded = true;
-      return this.fallback.hit(key, windowMs);
+      return fallback();
     }
   }
 

@@ -27,6 +27,8 @@ export abstract class SessionStore {
   /**
    * Records that the session `id` belongs to `owner` (a user's id, say), so that `deleteOwned`
    * finds it. Ids of sessions that have ended meanwhile are dropped from the owner's index here.
+   * The index must last as long as its longest-lived session, refreshes and writes included, and
+   * no longer: an owner whose sessions have all ended leaves nothing behind.
    */
   abstract addOwned(owner: string, id: string): Promise<void>;
   /** Forgets every session recorded for `owner` but `keepId`, which stays recorded; an owner without sessions is not an error. */

@@ -216,6 +216,34 @@ describe("middleware chain", () => {
     ]);
   });
 
+  test("callState from runBefore reaches the same middleware's runAfter, per call, even on one connection", async () => {
+    const seen: unknown[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { run } = pipeline([
+      action({
+        name: "chain:state",
+        run: async (params: { n: number }) => {
+          if (params.n === 1) await gate;
+          return params;
+        },
+        middleware: [
+          {
+            runBefore: async (params: { n: number }) => ({ callState: `outer ${params.n}` }),
+            runAfter: async (_p, _c, _e, context) => void seen.push(context?.callState),
+          },
+          { runAfter: async (_p, _c, _e, context) => void seen.push(context?.callState ?? "inner: none") },
+        ],
+      }),
+    ]);
+    // The first call waits in run while the second passes through on the same connection.
+    const first = run("chain:state", { n: 1 });
+    await run("chain:state", { n: 2 });
+    release();
+    await first;
+    expect(seen).toEqual(["inner: none", "outer 2", "inner: none", "outer 1"]);
+  });
+
   test("updatedResponse replaces the response, and runAfter sees the current one", async () => {
     const { run } = pipeline([
       action({

@@ -34,6 +34,9 @@ beforeAll(async () => {
       ACTION_TIMEOUT: "30000",
       STATUS_CACHE_MS: "0",
       MAX_CONCURRENT_CALLS_PER_CONNECTION: String(PER_CONNECTION),
+      // A small pool the test can fill, with the address bound below it as the app wants.
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
+      MAX_CONCURRENT_CALLS_PER_ADDRESS: String(POOL_SIZE - 2),
       WS_MAX_MESSAGES_PER_SECOND: "1000",
     },
   });

@@ -1,4 +1,5 @@
-import { serverUrl, useTestServer } from "herald/testing";
+import { Connection, CONNECTION_TYPE, SessionManager } from "herald";
+import { serverUrl, testServer, useTestServer } from "herald/testing";
 import type Redis from "ioredis";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
 import { usePostgresSchema } from "./support/postgres";
@@ -80,9 +81,64 @@ describe("changing the password", () => {
   });
 });
 
+/** A browser's connection from `remoteAddress`, with a session of its own: each test's failures count against an address of its own. */
+async function browserAt(remoteAddress: string): Promise<Connection> {
+  const session = await testServer().container.resolve(SessionManager).open();
+  return new Connection({ type: CONNECTION_TYPE.web, remoteAddress, session });
+}
+
+async function signInAt(remoteAddress: string, email: string, password: string, connection?: Connection): Promise<number> {
+  return (await testServer().runAction("session:create", { email, password }, connection ?? (await browserAt(remoteAddress)))).status;
+}
+
+describe("only wrong passwords count", () => {
+  test("signing in correctly, more often than either limit, from one address and several accounts, is never refused", async () => {
+    const colleagues = [account("office-a"), account("office-b"), account("office-c")];
+    for (const colleague of colleagues) expect((await call("PUT", "/user", colleague)).status).toBe(200);
+    const statuses = [];
+    for (let round = 1; round <= 12; round++) {
+      for (const colleague of colleagues) statuses.push(await signInAt("10.1.0.1", colleague.email, colleague.password));
+    }
+    expect(statuses).toHaveLength(36);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+
+  test("a correct sign-in clears the account's count of wrong passwords", async () => {
+    const ada = account("cleared");
+    await call("PUT", "/user", ada);
+    const wrong = async (times: number) => {
+      const statuses = [];
+      for (let attempt = 1; attempt <= times; attempt++) statuses.push(await signInAt("10.1.0.2", ada.email, `wrong guess ${attempt}`));
+      return new Set(statuses);
+    };
+    expect(await wrong(9)).toEqual(new Set([401]));
+    expect(await signInAt("10.1.0.2", ada.email, ada.password)).toBe(200);
+    expect(await wrong(10)).toEqual(new Set([401]));
+    expect(await signInAt("10.1.0.2", ada.email, ada.password)).toBe(429);
+  });
+
+  test("wrong current passwords on a change spend the account's budget, which sign-ins share", async () => {
+    const ada = account("current-guesses");
+    await call("PUT", "/user", ada);
+    const stolen = await browserAt("10.1.0.3");
+    expect(await signInAt("10.1.0.3", ada.email, ada.password, stolen)).toBe(200);
+    const change = (currentPassword: string) =>
+      testServer().runAction("user:edit", { password: "difference engine", currentPassword }, stolen);
+    const statuses = [];
+    for (let attempt = 1; attempt <= 10; attempt++) statuses.push((await change(`guess ${attempt}`)).status);
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    const refused = await change(ada.password);
+    expect(refused.status).toBe(429);
+    expect(refused.error).toMatchObject({ type: "CONNECTION_RATE_LIMITED", value: { limit: 10, windowMs: 900_000 } });
+    // The same budget: signing in is refused too, from anywhere; an edit that changes no password is not limited.
+    expect(await signInAt("10.1.0.4", ada.email, ada.password)).toBe(429);
+    expect((await testServer().runAction("user:edit", { name: "Ada King" }, stolen)).status).toBe(200);
+  });
+});
+
 // Last in the file: the per-address test spends what is left of 127.0.0.1's budget.
-describe("sign-in attempts are limited", () => {
-  test("per account: the eleventh attempt within fifteen minutes is 429, even with the right password", async () => {
+describe("failed sign-ins are limited", () => {
+  test("per account: after ten wrong passwords within fifteen minutes the next sign-in is 429, even with the right password", async () => {
     const ada = account("per-account");
     expect((await call("PUT", "/user", ada)).status).toBe(200);
     for (let attempt = 1; attempt <= 10; attempt++) expect((await signIn(ada.email, `wrong guess ${attempt}`)).status).toBe(401);
@@ -92,8 +148,8 @@ describe("sign-in attempts are limited", () => {
     expect(refused.cookie).toBeUndefined();
   });
 
-  test("per address: one client trying many accounts is refused after thirty attempts", async () => {
-    // Forwarded addresses are not trusted (HTTP_TRUST_PROXY is off), so every attempt counts against 127.0.0.1's budget:
+  test("per address: one client trying many accounts is refused after thirty failures", async () => {
+    // Forwarded addresses are not trusted (HTTP_TRUST_PROXY is off), so every failure counts against 127.0.0.1's budget:
     // earlier tests of this file may have used some of it, and the refusal comes at the latest on the thirty-first.
     const statuses: number[] = [];
     for (let attempt = 1; attempt <= 31; attempt++) statuses.push((await signIn(account("per-address").email, "a guess", { "X-Forwarded-For": `10.0.0.${attempt}` })).status);

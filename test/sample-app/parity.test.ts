@@ -20,7 +20,7 @@ const postgres = usePostgresSchema("sample_parity");
 // The server runs every transport, with task workers; the CLI runs in child processes on the same schema.
 // Ada signs in for every case on every transport: far past the sign-in limits, which
 // test/sample-app/account-protection.test.ts tests.
-const UNLIMITED_SIGN_INS = { SIGN_IN_ATTEMPTS_PER_ACCOUNT: "1000000", SIGN_IN_ATTEMPTS_PER_ADDRESS: "1000000" };
+const UNLIMITED_SIGN_INS = { PASSWORD_FAILURES_PER_ACCOUNT: "1000000", SIGN_IN_FAILURES_PER_ADDRESS: "1000000" };
 useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, ADMIN_API_KEY, ...UNLIMITED_SIGN_INS } });
 
 const ADA = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical engine" };

@@ -32,6 +32,20 @@ describe("two processes on one Redis", () => {
   });
 });
 
+describe("two processes on one Redis, counting failures", () => {
+  const name = uniqueAppName("rate-limit-failures");
+  afterAll(() => deleteAppKeys(name), HOOK_TIMEOUT);
+
+  test("take successes back and forget failures on a success, whichever process answers", async () => {
+    const [first, second] = [await start({ REDIS_URL: SHARED_REDIS_URL, NAME: name }), await start({ REDIS_URL: SHARED_REDIS_URL, NAME: name })];
+    const statuses = [];
+    for (const [server, ok] of [[first, "no"], [second, "yes"], [first, "no"], [second, "no"], [first, "yes"]] as const) {
+      statuses.push((await call(`${server!.url}/api/limited/failures-reset?budget=shared&ok=${ok}`)).status);
+    }
+    expect(statuses).toEqual([401, 200, 401, 401, 429]);
+  });
+});
+
 describe("while Redis is away", () => {
   let redis: OwnRedis;
   beforeAll(async () => {

@@ -64,6 +64,33 @@ test("actions listing the same rateLimit() share its budget", async () => {
   expect((await call(api("/limited/shared-b"))).status).toBe(429);
 });
 
+test("with counts, only the outcomes it names count: successes pass freely, failures spend the budget", async () => {
+  const statuses = async (...oks: string[]) => {
+    const answers = [];
+    for (const ok of oks) answers.push((await call(api(`/limited/failures?budget=successes&ok=${ok}`))).status);
+    return answers;
+  };
+  expect(await statuses("yes", "yes", "yes", "yes", "yes")).toEqual([200, 200, 200, 200, 200]);
+  expect(await statuses("no", "yes", "no")).toEqual([401, 200, 401]);
+  // Two failures spent the budget: the next call is refused whatever it would have been.
+  expect(await statuses("yes", "no")).toEqual([429, 429]);
+});
+
+test("with resetOnSuccess, a success forgets the failures before it", async () => {
+  const statuses = async (...oks: string[]) => {
+    const answers = [];
+    for (const ok of oks) answers.push((await call(api(`/limited/failures-reset?budget=reset&ok=${ok}`))).status);
+    return answers;
+  };
+  expect(await statuses("no", "yes", "no", "yes", "no", "no")).toEqual([401, 200, 401, 200, 401, 401]);
+  expect(await statuses("yes")).toEqual([429]);
+});
+
+test("with counts, calls in flight together are counted as they start: they cannot pass the limit together", async () => {
+  const answers = await Promise.all(Array.from({ length: 4 }, () => call(api("/limited/failures?budget=in-flight&ok=no"))));
+  expect(answers.map((answer) => answer.status).sort()).toEqual([401, 401, 429, 429]);
+});
+
 test("a budget is whole again once its window has passed", async () => {
   expect((await call(api("/limited/short"))).status).toBe(200);
   expect((await call(api("/limited/short"))).status).toBe(429);

@@ -37,8 +37,8 @@ useTestServer({
     WS_MAX_MESSAGES_PER_SECOND: "1000000",
     // Every sign-in of this file comes from 127.0.0.1, many as one user; the limits are tested in
     // test/sample-app/account-protection.test.ts.
-    SIGN_IN_ATTEMPTS_PER_ACCOUNT: "1000000",
-    SIGN_IN_ATTEMPTS_PER_ADDRESS: "1000000",
+    PASSWORD_FAILURES_PER_ACCOUNT: "1000000",
+    SIGN_IN_FAILURES_PER_ADDRESS: "1000000",
     LOG_LEVEL: "fatal",
   },
 });

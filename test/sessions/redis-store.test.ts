@@ -90,6 +90,50 @@ describe("RedisSessionStore on a live Redis", () => {
     await expect(redis.exists(`${prefix}owner:index-owner`)).resolves.toBe(0);
   });
 
+  test("an owner's index expires no sooner than its longest session, and moves with a refresh", async () => {
+    const index = `${prefix}owner:ttl-owner`;
+    const [short, long] = [generateSessionId(), generateSessionId()];
+    await store.set(long, { a: 1 }, 60_000);
+    await store.addOwned("ttl-owner", long);
+    const afterLong = await redis.pttl(index);
+    expect(afterLong).toBeGreaterThan(0);
+    expect(afterLong).toBeLessThanOrEqual(60_000);
+    // A shorter session owned later does not shorten it.
+    await store.set(short, { a: 1 }, 1_000);
+    await store.addOwned("ttl-owner", short);
+    expect(await redis.pttl(index)).toBeGreaterThan(1_000);
+    await store.get(short, 3_600_000);
+    expect(await redis.pttl(index)).toBeGreaterThan(60_000);
+    await store.set(long, { a: 2 }, 7_200_000);
+    expect(await redis.pttl(index)).toBeGreaterThan(3_600_000);
+  });
+
+  test("an owner's index and its sessions' back-pointers end with the sessions", async () => {
+    const index = `${prefix}owner:ending-owner`;
+    const [ending, deleted] = [generateSessionId(), generateSessionId()];
+    await store.set(ending, { a: 1 }, 150);
+    await store.set(deleted, { a: 1 }, 150);
+    await store.addOwned("ending-owner", ending);
+    await store.addOwned("ending-owner", deleted);
+    await expect(redis.exists(`${prefix}owner-of:${ending}`, `${prefix}owner-of:${deleted}`)).resolves.toBe(2);
+    await store.delete(deleted);
+    await expect(redis.exists(`${prefix}owner-of:${deleted}`)).resolves.toBe(0);
+    await waitFor(async () => (await redis.exists(index, `${prefix}owner-of:${ending}`)) === 0);
+  });
+
+  test("deleteOwned leaves the kept session alone in the index, expiring with it", async () => {
+    const index = `${prefix}owner:keeping-owner`;
+    const [kept, ended] = [generateSessionId(), generateSessionId()];
+    await store.set(kept, { a: 1 }, 60_000);
+    await store.set(ended, { a: 1 }, 60_000);
+    await store.addOwned("keeping-owner", kept);
+    await store.addOwned("keeping-owner", ended);
+    await store.deleteOwned("keeping-owner", kept);
+    await expect(redis.smembers(index)).resolves.toEqual([kept]);
+    expect(await redis.pttl(index)).toBeGreaterThan(0);
+    await expect(redis.exists(`${prefix}owner-of:${ended}`)).resolves.toBe(0);
+  });
+
   test("answers a health ping", async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });

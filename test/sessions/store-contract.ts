@@ -158,6 +158,19 @@ export function describeSessionStoreContract(driver: string, create: () => Promi
       await expect(store.deleteOwned("nobody")).resolves.toBeUndefined();
     });
 
+    test("deleteOwned finds a session kept alive by refreshes and writes past the TTL it was owned with", async () => {
+      const [read, written, control] = [generateSessionId(), generateSessionId(), generateSessionId()];
+      for (const id of [read, written, control]) await store.set(id, { a: 1 }, SHORT);
+      await store.addOwned("9", read);
+      await store.addOwned("9", written);
+      await store.get(read, LONG);
+      await store.set(written, { a: 2 }, LONG);
+      await waitFor(async () => (await store.get(control)) === undefined);
+      await store.deleteOwned("9");
+      await expect(store.get(read)).resolves.toBeUndefined();
+      await expect(store.get(written)).resolves.toBeUndefined();
+    });
+
     test("refreshing an unknown id does not create a session", async () => {
       const id = generateSessionId();
       await expect(store.get(id, LONG)).resolves.toBeUndefined();
