@@ -1,26 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type Redis from "ioredis";
 import { ChannelBroker, ChannelPresence, ChannelPublisher, decodeChannelEvent, ErrorType, RedisPresenceStore, RedisPubSub } from "herald";
 import { waitFor } from "herald/testing";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 
-const prefix = uniquePrefix("channel-services");
-let redis: Redis;
+const { prefix, redis } = useTestRedis("channel-services");
 const drivers: RedisPubSub[] = [];
 const presences: ChannelPresence[] = [];
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
 afterEach(async () => {
   await Promise.all(presences.splice(0).map((presence) => presence.stop()));
   await Promise.all(drivers.splice(0).map((driver) => driver.close()));
 });
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
-});
-
 /** What one Herald process holds: a driver, a broker, a publisher and presence, on a shared prefix. */
 async function heraldProcess(shared: string, presenceTtlMs = 30_000) {
   const driver = new RedisPubSub({ url: TEST_REDIS_URL, prefix: shared });

@@ -1,28 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type Redis from "ioredis";
 import { ErrorType, RedisPresenceStore, RedisPubSub } from "herald";
 import { waitFor } from "herald/testing";
 import { describePresenceContract } from "./presence-contract";
 import { describePubSubContract, recorder } from "./pubsub-contract";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 
-const prefix = uniquePrefix("redis-drivers");
+const { prefix, redis } = useTestRedis("redis-drivers");
 /** A prefix of its own for one test, beneath the file's, so the file's cleanup removes its keys too. */
 const subPrefix = (name: string) => `${prefix}${name}-${randomUUID().slice(0, 8)}:`;
-let redis: Redis;
 const opened: RedisPubSub[] = [];
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((driver) => driver.close()));
 });
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
-});
-
 async function connectedDriver(options: { prefix?: string; url?: string } = {}): Promise<RedisPubSub> {
   const driver = new RedisPubSub({ url: TEST_REDIS_URL, prefix, ...options });
   opened.push(driver);

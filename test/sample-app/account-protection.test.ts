@@ -1,12 +1,11 @@
 import { Connection, CONNECTION_TYPE, SessionManager } from "herald";
 import { serverUrl, testServer, useTestServer } from "herald/testing";
-import type Redis from "ioredis";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 import { usePostgresSchema } from "./support/postgres";
 import { SAMPLE_APP, truncateAll } from "./support/app";
 
 const postgres = usePostgresSchema("sample_account_protection");
-const prefix = uniquePrefix("account-protection");
+const { prefix, redis } = useTestRedis("account-protection");
 // Sessions and rate-limit counters in Redis, as a deployment of several processes keeps them,
 // under a prefix of this run's own: the counters outlive the run by fifteen minutes.
 useTestServer({
@@ -14,16 +13,6 @@ useTestServer({
   env: { DATABASE_URL: postgres.url, REDIS_URL: TEST_REDIS_URL, RATE_LIMIT_PREFIX: `${prefix}rl:`, SESSION_REDIS_PREFIX: `${prefix}s:` },
 });
 beforeEach(truncateAll);
-
-let redis: Redis;
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
-});
-
 interface Reply {
   status: number;
   json: any;

@@ -1,21 +1,10 @@
-import type Redis from "ioredis";
 import { ErrorType, RedisSessionStore, generateSessionId, type SessionStore } from "herald";
 import { waitFor } from "herald/testing";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { TEST_REDIS_URL, uniquePrefix, useTestRedis } from "../support/redis";
 import { TcpProxy } from "../support/tcp-proxy";
 import { describeSessionStoreContract } from "./store-contract";
 
-const prefix = uniquePrefix("redis-store");
-let redis: Redis;
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
-});
+const { prefix, redis } = useTestRedis("redis-store");
 
 async function connectedStore(options: { url?: string; commandTimeoutMs?: number } = {}): Promise<RedisSessionStore> {
   const store = new RedisSessionStore({ url: options.url ?? TEST_REDIS_URL, prefix, ...options });

@@ -1,23 +1,12 @@
-import type Redis from "ioredis";
 import { ErrorType, RedisSessionStore, SessionManager, signSessionId } from "herald";
 import { waitFor } from "herald/testing";
 import { CookieJar } from "./support/browser";
 import { TcpProxy } from "../support/tcp-proxy";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 
 const secret = "a-test-secret-of-at-least-32-characters";
-const prefix = uniquePrefix("session-redis");
+const { prefix, redis } = useTestRedis("session-redis");
 const unavailable = { type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE };
-let redis: Redis;
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
-});
 
 /** What one Herald process holds: its own Redis connection and manager, with the shared secret. */
 async function startProcess(url = TEST_REDIS_URL) {

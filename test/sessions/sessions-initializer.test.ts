@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import type Redis from "ioredis";
 import {
   Connection,
   CONNECTION_TYPE,
@@ -16,21 +15,11 @@ import {
 } from "herald";
 import { startTestServer } from "herald/testing";
 import { CookieJar } from "./support/browser";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis";
+import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 
 const appDir = join(__dirname, "fixtures/app");
 const secret = "a-test-secret-of-at-least-32-characters";
-const prefix = uniquePrefix("sessions-initializer");
-let redis: Redis;
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-
-afterAll(async () => {
-  await deleteKeys(redis, prefix);
-  await redis.quit();
-});
+const { prefix, redis } = useTestRedis("sessions-initializer");
 
 const servers: HeraldServer[] = [];
 
