@@ -1,5 +1,5 @@
 import { DataSource } from "typeorm";
-import { HeraldServer, injectable, sessionCookieSecurity, type ActionMiddleware, type Connection, type MiddlewareSecurity } from "herald";
+import { HeraldConfig, injectable, sessionCookieSecurity, type ActionMiddleware, type Connection, type MiddlewareSecurity } from "herald";
 import { User } from "../entities/user";
 import { notSignedIn, SESSION_USER_ID, type SignedIn } from "../lib/signed-in";
 
@@ -11,10 +11,11 @@ import { notSignedIn, SESSION_USER_ID, type SignedIn } from "../lib/signed-in";
 export class RequireSignIn implements ActionMiddleware {
   readonly security: readonly MiddlewareSecurity[];
 
-  // Herald builds this folder's classes before the database initializer registers the DataSource,
-  // so the DataSource is looked up in the server's container when a call comes, not injected.
-  constructor(private readonly server: HeraldServer) {
-    this.security = [sessionCookieSecurity(server.config, "The session cookie `session:create` sets on sign-in.")];
+  constructor(
+    config: HeraldConfig,
+    private readonly dataSource: DataSource,
+  ) {
+    this.security = [sessionCookieSecurity(config, "The session cookie `session:create` sets on sign-in.")];
   }
 
   /**
@@ -28,7 +29,7 @@ export class RequireSignIn implements ActionMiddleware {
 
   async runBefore(params: Record<string, unknown>, connection: Connection): Promise<{ updatedParams: SignedIn<Record<string, unknown>> }> {
     const userId = signedInUserId(connection);
-    const currentUser = await this.server.container.resolve(DataSource).getRepository(User).findOneBy({ id: userId });
+    const currentUser = await this.dataSource.getRepository(User).findOneBy({ id: userId });
     if (!currentUser) {
       await connection.session?.delete(SESSION_USER_ID);
       throw notSignedIn();

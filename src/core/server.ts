@@ -110,19 +110,6 @@ export class HeraldServer {
     this.container.register(HealthRegistry, { useValue: this.health });
     applyOverrides(this.container, this.options.overrides ?? []);
 
-    const middleware = await globLoader<ActionMiddleware>(this.app.middleware, this.container);
-    this.dispatcher = new Dispatcher(this.registry, {
-      logger: this.logger,
-      actionTimeout: this.config.actionTimeout,
-      paramsBounds: this.config.paramsBounds,
-      production: this.config.production,
-      logParams: this.config.logParams,
-      globalMiddleware: globalMiddlewareOf(middleware),
-      failureBehind: (error) => this.health.failureBehind(error),
-      concurrentCalls: readConcurrentCallLimits(this.config),
-    });
-    this.container.register(Dispatcher, { useValue: this.dispatcher });
-
     const builtins = (this.options.builtins ?? []).map((initializerClass) => this.container.resolve(initializerClass));
     const appInitializers = await globLoader<Initializer>(this.app.initializers, this.container);
     for (const candidate of appInitializers) {
@@ -136,6 +123,21 @@ export class HeraldServer {
     this.initializers = orderInitializers(
       [...builtins, ...appInitializers].filter((initializer) => appliesTo(initializer, this.runMode)),
     );
+
+    // Built after the initializers, which register the services (a DataSource, a store) that
+    // middleware and actions take in their constructors.
+    const middleware = await globLoader<ActionMiddleware>(this.app.middleware, this.container);
+    this.dispatcher = new Dispatcher(this.registry, {
+      logger: this.logger,
+      actionTimeout: this.config.actionTimeout,
+      paramsBounds: this.config.paramsBounds,
+      production: this.config.production,
+      logParams: this.config.logParams,
+      globalMiddleware: globalMiddlewareOf(middleware),
+      failureBehind: (error) => this.health.failureBehind(error),
+      concurrentCalls: readConcurrentCallLimits(this.config),
+    });
+    this.container.register(Dispatcher, { useValue: this.dispatcher });
 
     for (const actionClass of this.options.builtinActions ?? []) {
       this.registry.add(this.container.resolve(actionClass), "herald (built-in)", { builtin: true });

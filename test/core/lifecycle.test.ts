@@ -43,7 +43,12 @@ test("global middleware from the middleware folder runs for every action", async
   const result = await server.runAction("mail:send", { to: "ada" }, cli());
   await server.stop();
   expect(result.response).toEqual({ sent: "real mail to ada", stamped: true });
-  expect(server.container.resolve(Journal).events).toContain("stamp:before");
+  expect(server.container.resolve(Journal).events).toContain("stamp:before on primary");
+});
+
+test("middleware is built after the initializers, so it takes what they registered as they were built", async () => {
+  const server = freshServer(RUN_MODE.cli);
+  await expect(server.load()).resolves.toBe(server);
 });
 
 test("provider overrides replace a service before boot, in that server only", async () => {
