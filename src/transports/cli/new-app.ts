@@ -42,6 +42,8 @@ function packageJson(name: string, heraldSpec: string): string {
     private: true,
     scripts: {
       start: "herald start",
+      // ts-jest only transpiles: without this, a misspelt param would pass the tests.
+      pretest: "tsc --noEmit",
       test: "jest",
       build: "herald build",
       typecheck: "tsc --noEmit",

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "herald/testing";
 import { herald } from "../../support/cli";
@@ -95,6 +95,26 @@ test("its own tests pass with npm test", async () => {
   const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
   if (tested.code !== 0) throw new Error(`npm test failed:\n${tested.stdout}\n${tested.stderr}`);
   expect(tested.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+}, 240_000);
+
+test("npm test fails on a type error in an action, before any test runs", async () => {
+  const misspelt = join(appDir, "actions/misspelt.ts");
+  writeFileSync(
+    misspelt,
+    readFileSync(join(appDir, "actions/hello.ts"), "utf8")
+      .replaceAll("HelloSay", "HelloMisspelt")
+      .replace("hello:say", "hello:misspelt")
+      .replace('route: "/hello"', 'route: "/misspelt"')
+      .replace("params.who", "params.whom"),
+  );
+  try {
+    const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
+    expect(tested.code).not.toBe(0);
+    expect(tested.stdout + tested.stderr).toMatch(/actions\/misspelt\.ts.*error TS\d+: Property 'whom' does not exist/);
+    expect(tested.stderr).not.toMatch(/Tests:/);
+  } finally {
+    rmSync(misspelt);
+  }
 }, 240_000);
 
 test("it type-checks", async () => {
