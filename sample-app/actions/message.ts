@@ -3,7 +3,6 @@ import { z } from "zod";
 import { ChannelPublisher, HTTP_METHOD, Logger, Web, type Action, type ActionParams } from "herald";
 import { MESSAGES_CHANNEL } from "../channels/messages";
 import { Message } from "../entities/message";
-import type { SignedIn } from "../lib/signed-in";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeMessage, type MessageListRow } from "../schemas/message";
 import { storableText } from "../schemas/text";
@@ -24,7 +23,7 @@ export class MessageCreate implements Action {
     private readonly logger: Logger,
   ) {}
 
-  async run(params: SignedIn<ActionParams<MessageCreate>>) {
+  async run(params: ActionParams<MessageCreate>) {
     const author = params.currentUser;
     const messages = this.dataSource.getRepository(Message);
     // A single INSERT: see user:create for why no wrapping transaction.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ErrorType, HTTP_METHOD, TypedError, Web, secret, type Action, type ActionParams, type Connection } from "herald";
 import { User } from "../entities/user";
 import { checkCredentials } from "../lib/credentials";
-import { SESSION_USER_ID, sessionOf, type SignedIn } from "../lib/signed-in";
+import { SESSION_USER_ID, sessionOf } from "../lib/signed-in";
 import { LimitSignInsPerAccount, LimitSignInsPerAddress } from "../middleware/limit-sign-ins";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeUser } from "../schemas/user";
@@ -24,7 +24,7 @@ export class SessionCreate implements Action {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async run(params: ActionParams<SessionCreate>, connection?: Connection) {
+  async run(params: ActionParams<SessionCreate>, connection: Connection) {
     const session = sessionOf(connection);
     const user = await checkCredentials(this.dataSource.getRepository(User), params.email, params.password);
     if (!user) {
@@ -44,10 +44,12 @@ export class SessionCreate implements Action {
 export class SessionView implements Action {
   name = "session:view";
   description = "The signed-in user";
+  // Declared, though empty, so that the compiler checks run's params, currentUser included.
+  inputs = z.object({});
   middleware = [RequireSignIn];
   mcp = NOT_AN_MCP_TOOL;
 
-  async run(params: SignedIn<ActionParams<SessionView>>) {
+  async run(params: ActionParams<SessionView>) {
     return { user: serializeUser(params.currentUser) };
   }
 }
@@ -58,8 +60,8 @@ export class SessionDestroy implements Action {
   description = "Sign out; signing out when not signed in is not an error";
   mcp = NOT_AN_MCP_TOOL;
 
-  async run(_params: ActionParams<SessionDestroy>, connection?: Connection) {
-    await connection?.session?.destroy();
+  async run(_params: ActionParams<SessionDestroy>, connection: Connection) {
+    await connection.session?.destroy();
     return { signedOut: true };
   }
 }

@@ -4,7 +4,6 @@ import { ErrorType, HTTP_METHOD, TypedError, Web, secret, type Action, type Acti
 import { isUniqueViolation } from "../db/errors";
 import { User } from "../entities/user";
 import { hashPassword, verifyPassword } from "../lib/passwords";
-import type { SignedIn } from "../lib/signed-in";
 import { LimitCurrentPassword } from "../middleware/limit-current-password";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeUser, serializeUserFor, userFields, zUserIdOrModel } from "../schemas/user";
@@ -66,7 +65,7 @@ export class UserView implements Action {
   middleware = [RequireSignIn];
   mcp = { tool: false };
 
-  async run(params: SignedIn<ActionParams<UserView>>) {
+  async run(params: ActionParams<UserView>) {
     return { user: serializeUserFor(params.user, params.currentUser.id) };
   }
 }
@@ -86,7 +85,7 @@ export class UserEdit implements Action {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async run(params: SignedIn<ActionParams<UserEdit>>, connection?: Connection) {
+  async run(params: ActionParams<UserEdit>, connection: Connection) {
     const user = params.currentUser;
     // Whoever holds a stolen session must not be able to lock the owner out.
     if (params.password !== undefined) await checkCurrentPassword(params.currentPassword, user.password_hash);
@@ -100,7 +99,7 @@ export class UserEdit implements Action {
       if (isUniqueViolation(error)) throw emailTaken(error);
       throw error;
     }
-    if (params.password !== undefined && connection?.session) {
+    if (params.password !== undefined && connection.session) {
       // A new password retires the session id it was changed under, as a sign-in does, and signs
       // out every other session of the user: one of them may be the reason for the change.
       await connection.session.regenerate();

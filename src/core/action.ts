@@ -4,9 +4,16 @@ import type { Connection } from "./connection";
 import type { TypedError } from "./errors";
 import type { ActionMiddleware } from "./middleware";
 
+/**
+ * An HTTP method: `HTTP_METHOD.GET`, or its name as a plain string in any case. A class field
+ * `web = { route: "/x", method: "GET" }` widens "GET" to `string`, so any string is taken here
+ * and a name that is no HTTP method fails the boot, naming the action.
+ */
+export type HttpMethodName = HTTP_METHOD | `${HTTP_METHOD}` | Lowercase<`${HTTP_METHOD}`> | (string & {});
+
 export interface WebConfig {
   route: string | RegExp;
-  method: HTTP_METHOD | `${HTTP_METHOD}`;
+  method: HttpMethodName;
   streaming?: boolean;
 }
 
@@ -30,6 +37,42 @@ export type MiddlewareReference = ActionMiddleware | (new (...args: any[]) => Ac
 
 export type ActionInputs = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
+type IsAny<T> = 0 extends 1 & T ? true : false;
+
+/** The named keys of a type, without its index signature (`Record<string, unknown> & { user: User }` → `{ user: User }`). */
+type NamedKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: T[K] };
+
+type UnionToIntersection<U> = (U extends unknown ? (from: U) => void : never) extends (from: infer I) => void ? I : never;
+
+/** The params one middleware hands on from `runBefore` (`updatedParams`), by their named keys. */
+type ProvidedBy<M> = M extends abstract new (...args: any[]) => infer Instance
+  ? ProvidedBy<Instance>
+  : M extends { runBefore?: (...args: any[]) => infer Returned }
+    ? Awaited<Returned> extends infer Outcome
+      ? Outcome extends { updatedParams?: infer Params }
+        ? IsAny<Params> extends true
+          ? {}
+          : NamedKeys<NonNullable<Params>>
+        : {}
+      : {}
+    : {};
+
+/**
+ * What an action's own middleware adds to its params: the named keys of each one's
+ * `updatedParams` (the signed-in user of a sign-in middleware), so `run` reads them typed.
+ */
+export type MiddlewareProvides<List> = List extends readonly (infer Reference)[]
+  ? UnionToIntersection<ProvidedBy<Reference>> extends infer Provided
+    ? [keyof Provided] extends [never]
+      ? {}
+      : Provided
+    : {}
+  : {};
+
+type InputsOf<A> = A extends z.ZodType ? A : A extends { inputs?: infer S } ? S : undefined;
+type MiddlewareOf<A> = A extends { middleware?: infer M } ? NonNullable<M> : [];
+type ValidatedParams<A> = InputsOf<A> extends infer S ? (S extends z.ZodType ? z.output<S> : Record<string, unknown>) : never;
+
 /**
  * An action: one piece of business logic, served on every transport it qualifies for.
  * Set the members directly on a class, or with the decorator of the same name.
@@ -38,24 +81,32 @@ export interface ActionDefinition<Inputs extends ActionInputs | undefined = Acti
   name: string;
   description?: string;
   inputs?: Inputs;
-  middleware?: MiddlewareReference[];
+  middleware?: readonly MiddlewareReference[];
   mcp?: McpActionConfig;
   web?: WebConfig;
   timeout?: number;
   task?: TaskConfig;
-  run(params: any, connection?: Connection, abortSignal?: AbortSignal): Promise<unknown>;
+  /**
+   * `this["inputs"]` is the implementing class's own schema, so `run(params: { other: Date })`
+   * fails to compile under `implements Action`, as does a misspelt or missing param. A method
+   * (its params compared both ways) rather than a property, so that `run` may take more than its
+   * inputs: what its middleware adds (see `ActionParams`). Herald always passes the connection
+   * and the abort signal.
+   */
+  run(params: (this & { inputs: ActionInputs })["inputs"]["_zod"]["output"], connection: Connection, abortSignal: AbortSignal): Promise<unknown>;
 }
 
-/** The validated input of an action, inferred from its `inputs` schema. */
-export type ActionParams<A> = A extends { inputs: infer S }
-  ? S extends z.ZodType
-    ? z.output<S>
-    : Record<string, unknown>
-  : A extends { inputs?: infer S }
-    ? S extends z.ZodType
-      ? z.output<S>
-      : Record<string, unknown>
-    : Record<string, unknown>;
+/**
+ * The params `run` receives: the output of the action's `inputs` (a generic string-keyed record
+ * without them), with what the action's own middleware adds (see `MiddlewareProvides`). `A` is
+ * the action class, the options of its `@Action` decorator, or the `inputs` schema itself.
+ */
+export type ActionParams<A> =
+  MiddlewareProvides<MiddlewareOf<A>> extends infer Provided
+    ? [keyof Provided] extends [never]
+      ? ValidatedParams<A>
+      : ValidatedParams<A> & Provided
+    : never;
 
 /** The resolved return of `run`, plus the `error` a thrown TypedError becomes. */
 export type ActionResponse<A extends { run: (...args: any[]) => unknown }> = Awaited<ReturnType<A["run"]>> & {

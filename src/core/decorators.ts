@@ -1,8 +1,10 @@
 import "reflect-metadata";
 import { injectable } from "tsyringe";
+import type { Connection } from "./connection";
 import type {
   ActionDefinition,
   ActionInputs,
+  ActionParams,
   McpActionConfig,
   MiddlewareReference,
   TaskConfig,
@@ -15,7 +17,7 @@ export interface ActionOptions {
   name: string;
   description?: string;
   inputs?: ActionInputs;
-  middleware?: MiddlewareReference[];
+  middleware?: readonly MiddlewareReference[];
   timeout?: number;
   web?: WebConfig;
   task?: TaskConfig;
@@ -37,11 +39,19 @@ function defineMembers(target: Constructor, members: Record<string, unknown>): v
 export interface Action<Inputs extends ActionInputs | undefined = ActionInputs | undefined>
   extends ActionDefinition<Inputs> {}
 
-export function Action(options: ActionOptions): ClassDecorator {
-  return ((target: Constructor) => {
-    defineMembers(target, { ...options });
-    injectable()(target);
-  }) as ClassDecorator;
+/**
+ * A class whose `run` takes what the decorator's `inputs` and `middleware` give it: the class has
+ * no `inputs` member for `implements Action` to check against, so the decorator checks it.
+ */
+type RunsWith<Options> = abstract new (...args: any[]) => {
+  run(params: ActionParams<Options>, connection: Connection, abortSignal: AbortSignal): Promise<unknown>;
+};
+
+export function Action<Options extends ActionOptions>(options: Options): <C extends RunsWith<Options>>(target: C) => void {
+  return (target) => {
+    defineMembers(target as unknown as Constructor, { ...(options as ActionOptions) } as Record<string, unknown>);
+    injectable()(target as unknown as Constructor);
+  };
 }
 
 /** A decorator that sets one member and makes the class injectable. */
