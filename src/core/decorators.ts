@@ -3,6 +3,7 @@ import { injectable } from "tsyringe";
 import type {
   ActionDefinition,
   ActionInputs,
+  ActionTransport,
   McpActionConfig,
   MiddlewareReference,
   TaskConfig,
@@ -20,6 +21,7 @@ export interface ActionOptions {
   web?: WebConfig;
   task?: TaskConfig;
   mcp?: McpActionConfig;
+  transports?: readonly ActionTransport[];
 }
 
 /**
