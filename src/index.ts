@@ -24,6 +24,7 @@ export type {
   ActionInputs,
   ActionParams,
   ActionResponse,
+  ActionTransport,
   McpActionConfig,
   MiddlewareReference,
   TaskConfig,

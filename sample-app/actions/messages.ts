@@ -1,6 +1,6 @@
 import { DataSource } from "typeorm";
 import { z } from "zod";
-import { HTTP_METHOD, Task, Web, paginate, paginationInputs, type Action, type ActionParams } from "herald";
+import { CONNECTION_TYPE, HTTP_METHOD, Task, Web, paginate, paginationInputs, type Action, type ActionParams } from "herald";
 import { Message } from "../entities/message";
 import { RequireApiKey } from "../middleware/require-api-key";
 import type { MessageListRow } from "../schemas/message";
@@ -37,12 +37,12 @@ export class MessagesList implements Action {
 /** A hundred years: older than any message, and far from the edge of PostgreSQL's timestamps. */
 const MAX_AGE_MS = 100 * 365.25 * 86_400_000;
 
-/** Deletes in bulk: network callers need the admin API key; the hourly job and the CLI do not. */
+/** Deletes in bulk: the hourly job and an operator at the CLI run it; no network caller reaches it. */
 @Task({ queue: "default", frequency: 3_600_000 })
-@Web({ route: "/messages/cleanup", method: HTTP_METHOD.POST })
 export class MessagesCleanup implements Action {
   name = "messages:cleanup";
   description = "Delete the messages older than `age` milliseconds";
+  transports = [CONNECTION_TYPE.task, CONNECTION_TYPE.cli];
   inputs = z.object({
     age: z.coerce
       .number()
@@ -52,6 +52,7 @@ export class MessagesCleanup implements Action {
       .default(86_400_000)
       .describe("Maximum age in milliseconds (default: one day; at most a hundred years)"),
   });
+  // Lets the task workers and the CLI through; it would ask any network transport added above for the admin key.
   middleware = [RequireApiKey];
 
   constructor(private readonly dataSource: DataSource) {}

@@ -17,3 +17,4 @@ test("{{name}} refuses a call without its required inputs", async () => {
   const result = await run({});
   expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_PARAM_REQUIRED);
 });
+{{transportTests}}

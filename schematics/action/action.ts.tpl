@@ -4,7 +4,7 @@ import { {{heraldImports}} } from "herald";
 {{decorator}}
 export class {{className}} implements Action {
   name = "{{name}}";
-  description = "{{description}}";
+  description = "{{description}}";{{transports}}
   inputs = z.object({
     who: z.string().min(1).describe("Who is asking; replace with this action's own inputs"),
   });

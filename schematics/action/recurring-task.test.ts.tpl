@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { Connection, CONNECTION_TYPE } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType } from "herald";
 import { testServer, useTestServer } from "herald/testing";
 
 useTestServer({ appDir: join(__dirname, "{{appRoot}}") });
@@ -18,3 +18,4 @@ test("{{name}} answers", async () => {
   expect(result.error).toBeUndefined();
   expect(result.response).toEqual({ message: "Hello Ada, from {{name}}" });
 });
+{{transportTests}}

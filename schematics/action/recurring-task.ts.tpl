@@ -4,7 +4,7 @@ import { {{heraldImports}} } from "herald";
 {{decorator}}
 export class {{className}} implements Action {
   name = "{{name}}";
-  description = "{{description}}";
+  description = "{{description}}";{{transports}}
   // The scheduler runs a recurring task without params, so every input needs a default.
   inputs = z.object({
     who: z.string().min(1).default("the scheduler").describe("Who is asking; replace with this task's own inputs"),

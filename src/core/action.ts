@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { HTTP_METHOD, MCP_RESPONSE_FORMAT } from "./constants";
+import type { CONNECTION_TYPE, HTTP_METHOD, MCP_RESPONSE_FORMAT } from "./constants";
 import type { Connection } from "./connection";
 import type { TypedError } from "./errors";
 import type { ActionMiddleware } from "./middleware";
@@ -34,6 +34,9 @@ export interface McpActionConfig {
 
 /** A middleware as listed on an action: an instance, or a class resolved through the container. */
 export type MiddlewareReference = ActionMiddleware | (new (...args: any[]) => ActionMiddleware);
+
+/** A transport by its connection type: `"web"`, `"websocket"`, `"cli"`, `"task"` or `"mcp"`. */
+export type ActionTransport = CONNECTION_TYPE | `${CONNECTION_TYPE}`;
 
 export type ActionInputs = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -86,6 +89,11 @@ export interface ActionDefinition<Inputs extends ActionInputs | undefined = Acti
   web?: WebConfig;
   timeout?: number;
   task?: TaskConfig;
+  /**
+   * The transports that may call the action; every one when absent. A call on any other is
+   * answered as if the action did not exist. See docs/actions.md.
+   */
+  transports?: readonly ActionTransport[];
   /**
    * `this["inputs"]` is the implementing class's own schema, so `run(params: { other: Date })`
    * fails to compile under `implements Action`, as does a misspelt or missing param. A method

@@ -5,6 +5,7 @@ import type {
   ActionDefinition,
   ActionInputs,
   ActionParams,
+  ActionTransport,
   McpActionConfig,
   MiddlewareReference,
   TaskConfig,
@@ -22,6 +23,7 @@ export interface ActionOptions {
   web?: WebConfig;
   task?: TaskConfig;
   mcp?: McpActionConfig;
+  transports?: readonly ActionTransport[];
 }
 
 /**

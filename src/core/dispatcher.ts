@@ -1,4 +1,5 @@
 import type { ActionDefinition } from "./action";
+import { allowsTransport } from "./action-transports";
 import type { Connection } from "./connection";
 import { toTypedError } from "./error-body";
 import { ConcurrentCalls, type ConcurrentCallLimits } from "./concurrent-calls";
@@ -136,7 +137,7 @@ export class Dispatcher {
     dispatchOptions: DispatchOptions = {},
   ): Promise<ActionResult> {
     const started = performance.now();
-    const registered = this.registry.get(actionName);
+    const registered = this.callable(actionName, connection);
     const call: CallOutcome = { params: (rawParams ?? {}) as ParamsRecord, validated: undefined, response: undefined, error: undefined };
 
     if (!registered) {
@@ -170,6 +171,15 @@ export class Dispatcher {
       : { actionName, status: 200, durationMs, response: call.response };
     this.log(registered, call.validated ?? rawParams, call.validated !== undefined, connection, result);
     return result;
+  }
+
+  /**
+   * The action a call names, if its transport may call it. One it may not is not found, like a
+   * name no action has: the answer and the log line tell the caller nothing of it.
+   */
+  private callable(actionName: string, connection: Connection): RegisteredAction | undefined {
+    const registered = this.registry.get(actionName);
+    return registered && allowsTransport(registered.action, connection.type) ? registered : undefined;
   }
 
   private async validateAndRun(

@@ -1,5 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
 import type { ActionDefinition, MiddlewareReference } from "./action";
+import { checkTransports } from "./action-transports";
 import { ErrorType, TypedError } from "./errors";
 import { sourceOf } from "./loader";
 import type { ActionMiddleware } from "./middleware";
@@ -61,6 +62,7 @@ export class ActionRegistry {
         value: action.name,
       });
     }
+    checkTransports(action, source);
     const key = routeKey(action);
     const routeOwner = key ? this.byRoute.get(key) : undefined;
     if (key && routeOwner) {

@@ -1,5 +1,7 @@
 import { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject, ServerObject } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
+import { allowsTransport } from "../core/action-transports";
+import { CONNECTION_TYPE } from "../core/constants";
 import type { ActionMiddleware } from "../core/middleware";
 import { actionsOf, ActionSource } from "./action-source";
 import { DEFAULT_API_PREFIX, normalizeApiPrefix } from "./api-prefix";
@@ -32,7 +34,7 @@ export const UNLISTED_ROUTES_EXTENSION = "x-herald-unlisted-routes";
 /** The OpenAPI 3.1 document of every action that has a `web` route. */
 export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocumentOptions = {}): OpenAPIObject {
   const prefix = normalizeApiPrefix(options.prefix ?? DEFAULT_API_PREFIX);
-  const webActions = actionsOf(source).filter((action) => action.web);
+  const webActions = actionsOf(source).filter((action) => action.web && allowsTransport(action, CONNECTION_TYPE.web));
   const schemas = options.schemas ?? generateOpenApiSchemas(webActions);
   const builder = OpenApiBuilder.create({
     openapi: "3.1.0",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   Action,
   ActionRegistry,
+  CONNECTION_TYPE,
   ErrorType,
   HTTP_METHOD,
   Mcp,
@@ -38,7 +39,14 @@ class Clock {
 const inputs = z.object({ id: z.coerce.number() });
 const middleware = [{ runBefore: async () => undefined }];
 
-@Action({ name: "thing:view", description: "Shows a thing", inputs, middleware, timeout: 500 })
+@Action({
+  name: "thing:view",
+  description: "Shows a thing",
+  inputs,
+  middleware,
+  timeout: 500,
+  transports: [CONNECTION_TYPE.web, CONNECTION_TYPE.cli, CONNECTION_TYPE.task, CONNECTION_TYPE.mcp],
+})
 @Web({ route: "/thing/:id", method: HTTP_METHOD.GET })
 @Task({ queue: "default", frequency: 1000 })
 @Mcp({ tool: true, prompt: true })
@@ -59,12 +67,13 @@ class PlainThing {
   web = { route: "/thing/:id", method: HTTP_METHOD.GET };
   task = { queue: "default", frequency: 1000 };
   mcp = { tool: true, prompt: true };
+  transports = ["web", "cli", "task", "mcp"] as const;
   async run() {
     return this.clock.now();
   }
 }
 
-const MEMBERS = ["name", "description", "inputs", "middleware", "timeout", "web", "task", "mcp"] as const;
+const MEMBERS = ["name", "description", "inputs", "middleware", "timeout", "web", "task", "mcp", "transports"] as const;
 
 describe("decorated and plain actions", () => {
   test("give the same registry entry", () => {

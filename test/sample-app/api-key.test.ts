@@ -1,4 +1,6 @@
-import { startTestServer, serverUrl, useTestServer } from "herald/testing";
+import { Connection, CONNECTION_TYPE } from "herald";
+import { startTestServer, testServer, useTestServer } from "herald/testing";
+import { RequireApiKey } from "../../sample-app/middleware/require-api-key";
 import { usePostgresSchema } from "./support/postgres";
 import { SAMPLE_APP } from "./support/app";
 
@@ -7,12 +9,24 @@ const postgres = usePostgresSchema("sample_api_key");
 useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, ADMIN_API_KEY: "" } });
 
 describe("RequireApiKey without an ADMIN_API_KEY setting", () => {
+  // No sample action a network transport may call uses it, so it is called as the dispatcher would.
+  const guard = () => testServer().container.resolve(RequireApiKey);
+
   test("refuses every network caller, with a key or without", async () => {
     const attempts: Record<string, string>[] = [{}, { "x-api-key": "" }, { "x-api-key": "any-key-of-at-least-32-characters-long" }];
-    for (const headers of attempts) {
-      const response = await fetch(`${serverUrl()}/api/messages/cleanup`, { method: "POST", headers });
-      expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ error: { type: "CONNECTION_NOT_AUTHENTICATED", message: "A valid API key is required" } });
+    for (const type of [CONNECTION_TYPE.web, CONNECTION_TYPE.websocket, CONNECTION_TYPE.mcp]) {
+      for (const headers of attempts) {
+        await expect(guard().runBefore({}, new Connection({ type, headers }))).rejects.toMatchObject({
+          type: "CONNECTION_NOT_AUTHENTICATED",
+          message: "A valid API key is required",
+        });
+      }
+    }
+  });
+
+  test("lets the task workers and the CLI through", async () => {
+    for (const type of [CONNECTION_TYPE.task, CONNECTION_TYPE.cli]) {
+      await expect(guard().runBefore({}, new Connection({ type }))).resolves.toBeUndefined();
     }
   });
 });

@@ -12,7 +12,7 @@ import { asTask, overCli, overHttp, overMcp, overWebSocket, type Caller, type Ou
  * The parity table: each row is one call of a sample action, made over every transport it
  * qualifies for, each time on the same freshly seeded data; every transport must give the
  * same response. A row's caller is signed in (a session cookie, which only HTTP and WebSocket
- * carry) or holds the admin API key (a header: HTTP, WebSocket and MCP), or neither.
+ * carry), or not.
  */
 
 const ADMIN_API_KEY = "parity-admin-key-of-at-least-32-characters";
@@ -28,14 +28,13 @@ const GRACE = { name: "Grace Hopper", email: "grace@example.com", password: "com
 const T = "<timestamp>";
 const adaSelf = { id: 1, name: "Ada Lovelace", email: "ada@example.com", created_at: T, updated_at: T };
 const notSignedIn = { error: { message: "Sign in first", type: "CONNECTION_NOT_AUTHENTICATED" } };
-const noApiKey = { error: { message: "A valid API key is required", type: "CONNECTION_NOT_AUTHENTICATED" } };
 
 interface Row {
   title: string;
   action: string;
   params: Record<string, unknown>;
-  /** "ada": signed in as Ada; "apiKey": sends the x-api-key header. */
-  as?: "ada" | "apiKey";
+  /** "ada": signed in as Ada. */
+  as?: "ada";
   on: Transport[];
   expected: Outcome;
 }
@@ -173,14 +172,12 @@ const rows: Row[] = [
     },
   },
   {
-    title: "messages:cleanup deletes the old messages, for the key holder, the CLI and the task worker",
+    title: "messages:cleanup deletes the old messages, for the CLI and the task worker",
     action: "messages:cleanup",
     params: { age: 3_600_000 },
-    as: "apiKey",
-    on: ["http", "websocket", "cli", "task", "mcp"],
+    on: ["cli", "task"],
     expected: { response: { messagesDeleted: 1 } },
   },
-  { title: "messages:cleanup refuses network callers without the key", action: "messages:cleanup", params: { age: 0 }, on: ["http", "websocket", "mcp"], expected: noApiKey },
 ];
 
 let passwordHashes: { ada: string; grace: string };
@@ -219,7 +216,6 @@ async function adaCookie(): Promise<string> {
 
 async function callerFor(row: Row): Promise<Caller> {
   if (row.as === "ada") return { cookie: await adaCookie() };
-  if (row.as === "apiKey") return { headers: { "x-api-key": ADMIN_API_KEY } };
   return {};
 }
 
@@ -254,11 +250,13 @@ describe("every sample action gives the same response on every transport", () =>
 });
 
 describe("the table", () => {
-  /** The transports an action is served on: its `web`, `task` and `mcp` members decide three of them. */
+  /** The transports an action is served on: its `transports`, and its `web`, `task` and `mcp` members. */
   function qualifyingTransports(name: string): Transport[] {
     const action = testServer().registry.get(name)!.action;
+    const allowed = (transport: Transport) => !action.transports || action.transports.includes(transport === "http" ? "web" : transport);
     return (["http", "websocket", "cli", "task", "mcp"] as const).filter(
       (transport) =>
+        allowed(transport) &&
         (transport !== "http" || action.web !== undefined) &&
         (transport !== "task" || action.task !== undefined) &&
         (transport !== "mcp" || action.mcp?.tool !== false),
@@ -278,12 +276,12 @@ describe("the table", () => {
     }
   });
 
-  test("MCP lists as tools exactly the actions that need no session", async () => {
+  test("MCP lists as tools exactly the actions that need no session and that MCP may call", async () => {
     const client = new Client({ name: "herald-parity", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${serverUrl()}/mcp`)));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(["messages-cleanup", "messages-list", "status", "user-create"]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["messages-list", "status", "user-create"]);
     } finally {
       await client.close();
     }

@@ -1,3 +1,4 @@
+import { servingTransports } from "../../core/action-transports";
 import type { RegisteredAction } from "../../core/registry";
 
 interface ActionSummary {
@@ -11,10 +12,7 @@ interface ActionSummary {
 
 function summarize(registered: RegisteredAction): ActionSummary {
   const { action } = registered;
-  const transports = ["websocket", "cli"];
-  if (action.web) transports.unshift("web");
-  if (action.task) transports.push("task");
-  if (action.mcp?.tool !== false) transports.push("mcp");
+  const transports: string[] = servingTransports(action);
   return {
     name: registered.name,
     ...(action.description ? { description: action.description } : {}),

@@ -1,6 +1,7 @@
 import yargs, { Argv } from "yargs";
 import { findAppDir } from "../../core/app-config";
-import { ExitCode } from "../../core/constants";
+import { allowsTransport } from "../../core/action-transports";
+import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import { guardUnhandledRejections } from "../../core/process-guards";
@@ -118,7 +119,8 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
     const server = await loadCliServer({ ...appOption, quiet });
     // Deferred: the flags are built from zod schemas.
     const { registerActionCommand } = require("./action-command") as typeof import("./action-command");
-    for (const registered of server.registry.list()) {
+    // An action the CLI may not call has no command, so naming it is an unknown command.
+    for (const registered of server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.cli))) {
       commands.add(registered.name);
       registerActionCommand(program, registered, server, output);
     }

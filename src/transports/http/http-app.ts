@@ -1,5 +1,7 @@
 import compression from "compression";
 import express, { Express, RequestHandler } from "express";
+import { allowsTransport } from "../../core/action-transports";
+import { CONNECTION_TYPE } from "../../core/constants";
 import type { HeraldServer } from "../../core/server";
 import { actionHandler } from "./action-handler";
 import { actionRouter } from "./action-router";
@@ -50,6 +52,8 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
   const origin = requestOrigin(server.config.trustProxy, server.callerAddress);
   const crossSite = crossSiteCheck(settings.corsOrigins);
   const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: server.config.paramsBounds };
+  // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
+  const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
   app.use(
     handlerSequence([
       everyRequest(tracker, origin, server.config.production),
@@ -57,7 +61,7 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       serveMounts(server.httpMounts, bodyLimits, crossSite),
       refuseCrossSite(settings.apiPrefix, crossSite),
-      actionRouter(settings.apiPrefix, server.registry.list(), (entry) => actionHandler(entry, { server, bodyLimits, tracker, origin })),
+      actionRouter(settings.apiPrefix, webActions, (entry) => actionHandler(entry, { server, bodyLimits, tracker, origin })),
     ]),
   );
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge));

@@ -1,6 +1,7 @@
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { z } from "zod";
-import { MCP_RESPONSE_FORMAT } from "../../core/constants";
+import { allowsTransport } from "../../core/action-transports";
+import { CONNECTION_TYPE, MCP_RESPONSE_FORMAT } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import { inputJsonSchema } from "../../openapi/json-schema";
 import { toolNameOf, toolTable } from "./tool-names";
@@ -62,7 +63,9 @@ export class McpCatalog {
   readonly prompts = new Map<string, PromptEntry>();
   readonly apps = new Map<string, AppEntry>();
 
-  constructor(actions: readonly RegisteredAction[]) {
+  constructor(registered: readonly RegisteredAction[]) {
+    // An action MCP may not call is no tool, resource or prompt: a call to it is one to an unknown name.
+    const actions = registered.filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.mcp));
     const exposed = actions.filter((registered) => registered.action.mcp?.tool !== false);
     const table = toolTable(exposed);
     for (const [name, registered] of table) {

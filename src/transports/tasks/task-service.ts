@@ -2,6 +2,8 @@ import type { TaskOperations } from "../../core/task-operations";
 import { randomUUID } from "node:crypto";
 import { Lifecycle, scoped } from "tsyringe";
 import type { ActionDefinition } from "../../core/action";
+import { allowsTransport } from "../../core/action-transports";
+import { CONNECTION_TYPE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import { validateParams } from "../../core/validation";
 import { redactSecrets } from "../../core/secret";
@@ -121,7 +123,8 @@ export class TaskService implements TaskOperations {
 
   private taskAction(actionName: string): ActionDefinition {
     const registered = this.runtime.server.registry.get(actionName);
-    if (!registered) {
+    // Refused as the dispatcher refuses a task call it may not make: as an action that does not exist.
+    if (!registered || !allowsTransport(registered.action, CONNECTION_TYPE.task)) {
       throw new TypedError({
         message: `Unknown action "${actionName}"`,
         type: ErrorType.CONNECTION_ACTION_NOT_FOUND,

@@ -58,7 +58,9 @@ test("actions lists every action with its transports", async () => {
   expect(run.code).toBe(0);
   const listed = JSON.parse(run.stdout) as { name: string; transports: string[] }[];
   expect(listed.map((entry) => entry.name)).toEqual(expect.arrayContaining(["greet:refuse", "greet:say", "status"]));
-  expect(listed.find((entry) => entry.name === "greet:say")?.transports).toEqual(expect.arrayContaining(["cli", "websocket"]));
+  // No web route and no task: WebSocket, the CLI and MCP (a tool by default) reach it.
+  expect(listed.find((entry) => entry.name === "greet:say")?.transports).toEqual(["websocket", "cli", "mcp"]);
+  expect(listed.find((entry) => entry.name === "status")?.transports).toEqual(["web", "websocket", "cli", "mcp"]);
 });
 
 test("an unknown command fails with exit code 1", async () => {

@@ -52,15 +52,22 @@ const generated: GenerationRow[] = [
   {
     args: ["g", "task", "reports:send", "--queue", "mail"],
     files: {
-      "actions/reports/send.ts": [/@Task\(\{ queue: "mail" \}\)\nexport class ReportsSend implements Action/],
-      "spec/actions/reports/send.test.ts": [/runAction\("reports:send"/],
+      "actions/reports/send.ts": [
+        /@Task\(\{ queue: "mail" \}\)\nexport class ReportsSend implements Action/,
+        /transports = \[CONNECTION_TYPE\.task, CONNECTION_TYPE\.cli\];/,
+      ],
+      "spec/actions/reports/send.test.ts": [/runAction\("reports:send"/, /reports:send is unknown to network callers/],
     },
   },
   {
     args: ["g", "task", "reports:purge", "--frequency", "60000"],
     files: {
-      "actions/reports/purge.ts": [/@Task\(\{ queue: "default", frequency: 60000 \}\)\nexport class ReportsPurge implements Action/, /\.default\(/],
-      "spec/actions/reports/purge.test.ts": [/runs without params, as its schedule runs it/],
+      "actions/reports/purge.ts": [
+        /@Task\(\{ queue: "default", frequency: 60000 \}\)\nexport class ReportsPurge implements Action/,
+        /\.default\(/,
+        /transports = \[CONNECTION_TYPE\.task, CONNECTION_TYPE\.cli\];/,
+      ],
+      "spec/actions/reports/purge.test.ts": [/runs without params, as its schedule runs it/, /reports:purge is unknown to network callers/],
     },
   },
   {

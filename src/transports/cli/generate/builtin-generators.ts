@@ -48,13 +48,34 @@ function sourceAndTest(
   ];
 }
 
-function actionValues(context: GeneratorContext, decorator: string, decoratorImports: string[]): Record<string, string> {
+/** A task's members: only the task workers and the CLI may call it, never a network caller. */
+const TASK_TRANSPORTS = `
+  // Run by the task workers, or by hand from the CLI: no network caller reaches it.
+  transports = [CONNECTION_TYPE.task, CONNECTION_TYPE.cli];`;
+
+/** The generated test's proof of it: a network caller finds no such action. */
+const TASK_TRANSPORT_TESTS = `
+test("{{name}} is unknown to network callers: only the task workers and the CLI may call it", async () => {
+  const result = await testServer().runAction("{{name}}", {}, new Connection({ type: CONNECTION_TYPE.websocket }));
+  expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_NOT_FOUND);
+});
+`;
+
+function actionValues(
+  context: GeneratorContext,
+  decorator: string,
+  decoratorImports: string[],
+  transports = "",
+  transportTests = "",
+): Record<string, string> {
   const { names } = context;
   return {
     name: names.name,
     className: names.pascal,
     description: sentence(names.segments.join(" ").replace(/[-_]/g, " ")),
     decorator,
+    transports,
+    transportTests: transportTests.replaceAll("{{name}}", names.name),
     heraldImports: [...decoratorImports, "type Action", "type ActionParams"].join(", "),
   };
 }
@@ -107,7 +128,7 @@ const taskGenerator: PluginGenerator = {
     frequency: { type: "number", describe: "task: make it recurring, every this many milliseconds" },
   },
   generate(context) {
-    const values = actionValues(context, taskDecorator(context), ["Task"]);
+    const values = actionValues(context, taskDecorator(context), ["CONNECTION_TYPE", "Task"], TASK_TRANSPORTS, TASK_TRANSPORT_TESTS);
     // The scheduler runs a recurring task without params: its inputs need defaults, or the app cannot boot.
     const template = context.options.frequency === undefined ? "action" : "recurring-task";
     return sourceAndTest(context, context.app.actions, "action", values, template);
