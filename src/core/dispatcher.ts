@@ -1,5 +1,7 @@
 import type { ActionDefinition } from "./action";
 import { allowsTransport } from "./action-transports";
+import { timeoutError, withinDeadline } from "./call-deadline";
+import { isClientGone } from "./client-gone";
 import type { Connection } from "./connection";
 import { toTypedError } from "./error-body";
 import { ConcurrentCalls, type ConcurrentCallLimits } from "./concurrent-calls";
@@ -44,8 +46,8 @@ export interface DispatchOptions {
   signal?: AbortSignal;
   /**
    * The call's own controller, made by the transport for this one call: the dispatcher passes its
-   * signal to the action and aborts it on timeout, instead of making a second controller linked to
-   * `signal`. Takes precedence over `signal`.
+   * signal to the action and aborts it at the call's deadline, instead of making a second
+   * controller linked to `signal`. Takes precedence over `signal`.
    */
   controller?: AbortController;
 }
@@ -74,7 +76,10 @@ interface CallOutcome {
   validated: ParamsRecord | undefined;
   response: unknown;
   error: TypedError | undefined;
-  /** A run still going after its timeout answered the call: it still holds what it uses. */
+  /**
+   * Set when the deadline answered the call: the chain still going then. It still holds what it
+   * uses, and `error` stays the timeout whatever its later steps throw.
+   */
   overrun?: Promise<unknown>;
 }
 
@@ -150,10 +155,11 @@ export class Dispatcher {
     } else {
       call.error = this.inFlight?.enter(connection);
       if (!call.error) {
+        const controller = dispatchOptions.controller ?? linkedController(dispatchOptions.signal);
         try {
-          await this.validateAndRun(registered, rawParams, call, connection, dispatchOptions);
+          await this.runWithinDeadline(registered, rawParams, call, connection, controller);
         } finally {
-          // A run that outlives its timeout still counts against its caller until it ends.
+          // A chain that outlives its deadline still counts against its caller until it ends.
           if (call.overrun) {
             const leave = () => this.inFlight?.leave(connection);
             // Both ways: a derived promise of the rejection would be one nobody handles.
@@ -161,6 +167,8 @@ export class Dispatcher {
           }
           else this.inFlight?.leave(connection);
         }
+        // No one receives the answer of a caller who has left, and what the abort made run throw is not a failure.
+        if (isClientGone(controller.signal.reason)) call.error = controller.signal.reason;
       }
     }
 
@@ -182,12 +190,35 @@ export class Dispatcher {
     return registered && allowsTransport(registered.action, connection.type) ? registered : undefined;
   }
 
+  /**
+   * The whole chain within the action's one deadline: when it passes, the call is answered with the
+   * timeout at once and its signal aborts, while the step under way finishes by itself and the
+   * chain then only unwinds (see runChain).
+   */
+  private runWithinDeadline(
+    registered: RegisteredAction,
+    rawParams: unknown,
+    call: CallOutcome,
+    connection: Connection,
+    controller: AbortController,
+  ): Promise<void> {
+    const chain = this.validateAndRun(registered, rawParams, call, connection, controller.signal);
+    const timeoutMs = registered.action.timeout ?? this.options.actionTimeout;
+    if (!timeoutMs) return chain;
+    return withinDeadline(chain, timeoutMs, () => {
+      const timedOut = timeoutError(registered.name, timeoutMs);
+      call.error = timedOut;
+      call.overrun = chain;
+      controller.abort(timedOut);
+    });
+  }
+
   private async validateAndRun(
     registered: RegisteredAction,
     rawParams: unknown,
     call: CallOutcome,
     connection: Connection,
-    dispatchOptions: DispatchOptions,
+    signal: AbortSignal,
   ): Promise<void> {
     try {
       assertParamsBounds(rawParams, this.options.paramsBounds);
@@ -197,24 +228,34 @@ export class Dispatcher {
       call.params = parsed instanceof Promise ? await parsed : parsed;
       call.validated = call.params;
     } catch (thrown) {
-      call.error = this.normalize(thrown, connection);
+      this.fail(call, thrown, connection, registered.name);
     }
-    if (!call.error) await this.runChain(registered, call, connection, dispatchOptions);
+    if (!call.error) await this.runChain(registered, call, connection, signal);
   }
 
-  /** Runs the middleware and the action, recording params, response and error in `call`. */
+  /** Records what a step threw; once the deadline has answered the call, its timeout stands and the throw is only logged. */
+  private fail(call: CallOutcome, thrown: unknown, connection: Connection, actionName: string): void {
+    if (call.overrun) this.options.logger.debug({ action: actionName, err: thrown }, "a step threw after the call's deadline");
+    else call.error = this.normalize(thrown, connection);
+  }
+
+  /**
+   * Runs the middleware and the action, recording params, response and error in `call`. A call
+   * whose deadline has passed starts no further runBefore and no run; the runAfter of each
+   * middleware entered still runs, once the step under way has settled, with the timeout error.
+   */
   private async runChain(
     registered: RegisteredAction,
     call: CallOutcome,
     connection: Connection,
-    dispatchOptions: DispatchOptions,
+    signal: AbortSignal,
   ): Promise<void> {
     const { chain } = this.planOf(registered);
     let entered = 0;
     // Made only when a middleware leaves something for its runAfter: most chains never do.
     let callStates: unknown[] | undefined;
 
-    while (entered < chain.length) {
+    while (entered < chain.length && !call.error) {
       const middleware = chain[entered++]!;
       if (!middleware.runBefore) continue;
       try {
@@ -223,16 +264,16 @@ export class Dispatcher {
         if (outcome?.updatedParams !== undefined) call.params = outcome.updatedParams as ParamsRecord;
         if (outcome?.callState !== undefined) (callStates ??= [])[entered - 1] = outcome.callState;
       } catch (thrown) {
-        call.error = this.normalize(thrown, connection);
+        this.fail(call, thrown, connection, registered.name);
         break;
       }
     }
 
     if (!call.error) {
       try {
-        call.response = await this.runWithTimeout(registered.action, call, connection, dispatchOptions);
+        call.response = await invoke(registered.action, call.params, connection, signal);
       } catch (thrown) {
-        call.error = this.normalize(thrown, connection);
+        this.fail(call, thrown, connection, registered.name);
       }
     }
 
@@ -276,47 +317,6 @@ export class Dispatcher {
     // pino's children follow their parent's level, but a Logger of the app's own may keep the one it was made with.
     if (requestLogger.level !== logger.level) requestLogger.level = logger.level;
     return requestLogger;
-  }
-
-  /** Runs the action with `call.params`; one that outlives its timeout is left in `call.overrun`. */
-  private runWithTimeout(
-    action: ActionDefinition,
-    call: CallOutcome,
-    connection: Connection,
-    { controller: ownController, signal: externalSignal }: DispatchOptions,
-  ): Promise<unknown> {
-    const timeoutMs = action.timeout ?? this.options.actionTimeout;
-    const controller = ownController ?? linkedController(externalSignal);
-    const { params } = call;
-    if (!timeoutMs) return invoke(action, params, connection, controller.signal);
-
-    // One promise settled by whichever comes first, rather than Promise.race over a second promise for the timer.
-    return new Promise((resolve, reject) => {
-      let expired = false;
-      const running = invoke(action, params, connection, controller.signal);
-      const timer = setTimeout(() => {
-        expired = true;
-        call.overrun = running;
-        const timeoutError = new TypedError({
-          message: `Action "${action.name}" timed out after ${timeoutMs} ms`,
-          type: ErrorType.CONNECTION_ACTION_TIMEOUT,
-        });
-        controller.abort(timeoutError);
-        reject(timeoutError);
-      }, timeoutMs);
-      running.then(
-        (response) => {
-          clearTimeout(timer);
-          resolve(response);
-        },
-        (thrown: unknown) => {
-          clearTimeout(timer);
-          // A run that settles after its timeout has already been answered; only its log line remains.
-          if (expired) this.options.logger.debug({ action: action.name, err: thrown }, "action rejected after its timeout");
-          else reject(thrown);
-        },
-      );
-    });
   }
 
   private normalize(thrown: unknown, connection: Connection): TypedError {
@@ -364,6 +364,6 @@ export class Dispatcher {
     }
     const lineLogger = registered ? this.requestLoggerOf(registered, connection.type) : logger;
     if (failed) lineLogger.error(entry, "action failed");
-    else lineLogger.info(entry, "action");
+    else lineLogger.info(entry, result.error?.type === ErrorType.CONNECTION_CLIENT_GONE ? "client gone" : "action");
   }
 }

@@ -14,6 +14,7 @@ export enum ErrorType {
   CONNECTION_NOT_FOUND = "CONNECTION_NOT_FOUND",
   CONNECTION_METHOD_NOT_ALLOWED = "CONNECTION_METHOD_NOT_ALLOWED",
   CONNECTION_ACTION_TIMEOUT = "CONNECTION_ACTION_TIMEOUT",
+  CONNECTION_CLIENT_GONE = "CONNECTION_CLIENT_GONE",
   CONNECTION_CONFLICT = "CONNECTION_CONFLICT",
   CONNECTION_PAYLOAD_TOO_LARGE = "CONNECTION_PAYLOAD_TOO_LARGE",
   CONNECTION_UNSUPPORTED_MEDIA_TYPE = "CONNECTION_UNSUPPORTED_MEDIA_TYPE",
@@ -41,7 +42,10 @@ export const ErrorStatusCodes: Readonly<Record<ErrorType, number>> = Object.free
   [ErrorType.CONNECTION_ACTION_NOT_FOUND]: 404,
   [ErrorType.CONNECTION_NOT_FOUND]: 404,
   [ErrorType.CONNECTION_METHOD_NOT_ALLOWED]: 405,
-  [ErrorType.CONNECTION_ACTION_TIMEOUT]: 408,
+  // A deadline of the server's, not a client too slow to send (408, which clients retry as is): docs/errors.md.
+  [ErrorType.CONNECTION_ACTION_TIMEOUT]: 504,
+  // nginx's "client closed request": recorded, never sent, since no one is left to receive it.
+  [ErrorType.CONNECTION_CLIENT_GONE]: 499,
   [ErrorType.CONNECTION_CONFLICT]: 409,
   [ErrorType.CONNECTION_PAYLOAD_TOO_LARGE]: 413,
   [ErrorType.CONNECTION_UNSUPPORTED_MEDIA_TYPE]: 415,

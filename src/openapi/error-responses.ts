@@ -14,7 +14,6 @@ const REASONS: Record<number, string> = {
   403: "The request is authenticated but not allowed.",
   404: "No action is routed at this path.",
   405: "An action is routed at this path, but not for this method; the Allow header lists the methods that are.",
-  408: "The action ran longer than its timeout and was aborted.",
   409: "The request conflicts with the current state.",
   413: "The request body is larger than the server's limit.",
   415: "The request body is of a type the action does not read (its Content-Type, or none): it reads JSON, urlencoded forms, and multipart forms when its inputs take files.",
@@ -22,6 +21,7 @@ const REASONS: Record<number, string> = {
   429: "Too many requests.",
   500: "The action failed unexpectedly.",
   503: "A service the server depends on is unavailable.",
+  504: "The action did not finish within its timeout: its signal was aborted, and what it had done by then may stand.",
 };
 
 export function errorBodyJsonSchema(): SchemaObject {
@@ -29,10 +29,14 @@ export function errorBodyJsonSchema(): SchemaObject {
   return schema as SchemaObject;
 }
 
-/** Every status an ErrorType maps to, each with the error types that produce it. */
+/** Recorded in the request log, never sent: the caller it would answer has left. */
+const NEVER_SENT: ReadonlySet<ErrorType> = new Set([ErrorType.CONNECTION_CLIENT_GONE]);
+
+/** Every status an ErrorType a client can receive maps to, each with the error types that produce it. */
 export function errorTypesByStatus(): Map<number, ErrorType[]> {
   const byStatus = new Map<number, ErrorType[]>();
   for (const [type, status] of Object.entries(ErrorStatusCodes) as [ErrorType, number][]) {
+    if (NEVER_SENT.has(type)) continue;
     byStatus.set(status, [...(byStatus.get(status) ?? []), type]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -91,7 +95,7 @@ export function operationErrorResponses(
   if (shape.hasBody && shape.hasInputs) statuses.push(415);
   if (shape.hasInputs) statuses.push(422);
   if (shape.guarded) statuses.push(401);
-  if (action.timeout !== 0) statuses.push(408);
+  if (action.timeout !== 0) statuses.push(504);
   statuses.push(500);
   const responses: Record<string, ResponseObject | ReferenceObject> = {};
   for (const status of statuses.sort((a, b) => a - b)) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Connection, CONNECTION_TYPE, ErrorType, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
+import { clientGone } from "../../src/core/client-gone";
 import { pipeline } from "../support/pipeline";
 
 function action(overrides: Partial<ActionDefinition> & Pick<ActionDefinition, "name">): ActionDefinition {
@@ -406,7 +407,7 @@ describe("timeouts", () => {
       }),
     ]);
     const result = await run("slow:listens");
-    expect(result).toMatchObject({ status: 408, error: { type: ErrorType.CONNECTION_ACTION_TIMEOUT } });
+    expect(result).toMatchObject({ status: 504, error: { type: ErrorType.CONNECTION_ACTION_TIMEOUT } });
     expect(aborted).toBeInstanceOf(TypedError);
   });
 
@@ -422,7 +423,93 @@ describe("timeouts", () => {
     ]);
     const result = await run("slow:ignores");
     expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
-    expect(events).toEqual(["after:CONNECTION_ACTION_TIMEOUT"]);
+    // runAfter waits for a run that never settles.
+    expect(events).toEqual([]);
+  });
+
+  test("one deadline covers runBefore: a runBefore that hangs is cut, the signal fires, run never starts", async () => {
+    const ran = jest.fn();
+    const { dispatcher, connection } = pipeline([
+      action({ name: "hang:before", timeout: 20, middleware: [{ runBefore: () => new Promise(() => undefined) }], run: ran }),
+    ]);
+    const controller = new AbortController();
+    const result = await dispatcher.run("hang:before", {}, connection, { controller });
+    expect(result).toMatchObject({ status: 504, error: { type: ErrorType.CONNECTION_ACTION_TIMEOUT } });
+    expect(controller.signal.reason).toBe(result.error);
+    expect(ran).not.toHaveBeenCalled();
+  });
+
+  test("one deadline covers runBeforeInputs and input resolution", async () => {
+    const hanging = z.object({ id: z.number().transform(() => new Promise<number>(() => undefined)) });
+    const { run } = pipeline([
+      action({ name: "hang:admission", timeout: 20, middleware: [{ runBeforeInputs: () => new Promise(() => undefined) }] }),
+      action({ name: "hang:inputs", timeout: 20, inputs: hanging }),
+    ]);
+    expect((await run("hang:admission")).error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+    expect((await run("hang:inputs", { id: 1 })).error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+  });
+
+  test("a runBefore that settles past the deadline: no further runBefore nor run, its runAfter sees the timeout", async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    let unwound!: () => void;
+    const done = new Promise<void>((resolve) => (unwound = resolve));
+    const outer = recorder("outer", events, {
+      runAfter: async (_p, _c, error) => {
+        events.push(`outer:after(${(error as TypedError).type})`);
+        unwound();
+      },
+    });
+    const slow = recorder("slow", events, {
+      runBefore: () => new Promise<void>((resolve) => (release = resolve)).then(() => void events.push("slow:before")),
+    });
+    const { run } = pipeline([
+      action({ name: "slow:before", timeout: 20, middleware: [outer, slow, recorder("inner", events)], run: async () => void events.push("run") }),
+    ]);
+    expect((await run("slow:before")).error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+    expect(events).toEqual(["outer:before"]);
+    release();
+    await done;
+    expect(events).toEqual(["outer:before", "slow:before", "slow:after(Action \"slow:before\" timed out after 20 ms)", "outer:after(CONNECTION_ACTION_TIMEOUT)"]);
+  });
+
+  test("runAfter of a timed-out run waits until run has settled, and sees the timeout error, not run's own", async () => {
+    const events: string[] = [];
+    let finishRun!: () => void;
+    let unwound!: () => void;
+    const done = new Promise<void>((resolve) => (unwound = resolve));
+    const transaction: ActionMiddleware = {
+      runBefore: async () => void events.push("begin"),
+      runAfter: async (_p, _c, error) => {
+        events.push(error ? `rollback(${(error as TypedError).type})` : "commit");
+        unwound();
+      },
+    };
+    const { run } = pipeline([
+      action({
+        name: "slow:writes",
+        timeout: 20,
+        middleware: [transaction],
+        run: async () => {
+          await new Promise<void>((resolve) => (finishRun = resolve));
+          events.push("last write");
+          throw new Error("the write failed once aborted");
+        },
+      }),
+    ]);
+    const result = await run("slow:writes");
+    expect(result).toMatchObject({ status: 504, error: { type: ErrorType.CONNECTION_ACTION_TIMEOUT } });
+    expect(events).toEqual(["begin"]);
+    finishRun();
+    await done;
+    expect(events).toEqual(["begin", "last write", "rollback(CONNECTION_ACTION_TIMEOUT)"]);
+  });
+
+  test("a runAfter that hangs is cut by the deadline too", async () => {
+    const { run } = pipeline([
+      action({ name: "hang:after", timeout: 20, middleware: [{ runAfter: () => new Promise(() => undefined) }] }),
+    ]);
+    expect(await run("hang:after")).toMatchObject({ status: 504, error: { type: ErrorType.CONNECTION_ACTION_TIMEOUT } });
   });
 
   test("the global timeout applies when the action sets none; 0 disables it", async () => {
@@ -504,6 +591,35 @@ describe("request log", () => {
     expect(lines[0]).toMatchObject({ status: 422, paramKeys: ["password"] });
     expect(lines[0]!.params).toBeUndefined();
     expect(JSON.stringify(logs)).not.toContain("hunter2");
+  });
+});
+
+describe("a caller who leaves", () => {
+  test("is its own outcome: 499 CONNECTION_CLIENT_GONE, logged at info, not as a failure", async () => {
+    const { dispatcher, connection, logs } = pipeline([
+      action({
+        name: "slow:abandoned",
+        timeout: 0,
+        run: (_params, _connection, signal) => new Promise((_, reject) => signal!.addEventListener("abort", () => reject(new Error("aborted")))),
+      }),
+    ]);
+    const controller = new AbortController();
+    const pending = dispatcher.run("slow:abandoned", {}, connection, { controller });
+    controller.abort(clientGone("The client closed the connection before the response"));
+    const result = await pending;
+    expect(result).toMatchObject({ status: 499, error: { type: ErrorType.CONNECTION_CLIENT_GONE } });
+    const [line] = logs.filter((entry) => entry.action === "slow:abandoned");
+    expect(line).toMatchObject({ level: 30, msg: "client gone", status: 499, error: { type: "CONNECTION_CLIENT_GONE" } });
+    expect(line).not.toHaveProperty("err");
+  });
+
+  test("after the deadline answered the call, the outcome stays the timeout", async () => {
+    const { dispatcher, connection } = pipeline([action({ name: "slow:late-leave", timeout: 20, run: () => new Promise(() => undefined) })]);
+    const controller = new AbortController();
+    const result = await dispatcher.run("slow:late-leave", {}, connection, { controller });
+    controller.abort(clientGone("gone"));
+    expect(result.error?.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
+    expect(controller.signal.reason).toBe(result.error);
   });
 });
 

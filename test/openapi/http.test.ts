@@ -137,9 +137,9 @@ describe("each documented error response matches what the server really answers"
     {
       name: "a timeout",
       request: ["/api/slow"],
-      status: 408,
+      status: 504,
       type: "CONNECTION_ACTION_TIMEOUT",
-      documentedAt: (document) => document.paths!["/api/slow"]!.get!.responses!["408"],
+      documentedAt: (document) => document.paths!["/api/slow"]!.get!.responses!["504"],
     },
     {
       name: "an action that throws",

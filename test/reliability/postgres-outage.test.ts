@@ -71,7 +71,7 @@ test("while PostgreSQL hangs, a database call ends at the action timeout and the
   proxy.freeze();
 
   const hung = await call(`${api}/messages/list`);
-  expect(hung.status).toBe(408);
+  expect(hung.status).toBe(504);
   expect(hung.body.error.type).toBe(ErrorType.CONNECTION_ACTION_TIMEOUT);
   expect((await call(`${api}/status`)).status).toBe(503);
 

@@ -1,9 +1,9 @@
 import type { Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { clientGone } from "../../core/client-gone";
 import { ErrorType, TypedError } from "../../core/errors";
 
-const clientGone = () =>
-  new TypedError({ message: "The client closed the connection before the response", type: ErrorType.CONNECTION_ACTION_RUN });
+const clientLeft = () => clientGone("The client closed the connection before the response");
 export const shuttingDown = () =>
   new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
 
@@ -57,7 +57,7 @@ export class RequestTracker {
     if (!controller) {
       controller = new AbortController();
       if (this.inFlight.has(res)) this.inFlight.set(res, controller);
-      else if (!res.writableFinished) controller.abort(clientGone());
+      else if (!res.writableFinished) controller.abort(clientLeft());
     }
     return controller;
   }
@@ -95,7 +95,7 @@ export class RequestTracker {
     const controller = this.inFlight.get(res);
     this.inFlight.delete(res);
     this.streams.delete(res);
-    if (controller && !res.writableFinished) controller.abort(clientGone());
+    if (controller && !res.writableFinished) controller.abort(clientLeft());
     // Once nothing is in flight, no client waits for the listener any more: its idle sockets can go.
     if (this.closing && this.inFlight.size === 0) setImmediate(() => this.listener?.closeIdleConnections());
   }

@@ -17,11 +17,11 @@ export interface TaskJobState {
 }
 
 /**
- * Client errors (bad params, not found, forbidden …) would fail the same way again; a timeout,
- * a rate limit and server-side errors may not.
+ * Client errors (bad params, not found, forbidden …) would fail the same way again; a rate limit
+ * and server-side errors (a timeout among them) may not.
  */
 export function isRetryable(error: TypedError): boolean {
-  return error.status >= 500 || error.status === 408 || error.status === 429;
+  return error.status >= 500 || error.status === 429;
 }
 
 /** Runs each job through the one pipeline, on a `task` connection; an error fails the attempt. */

@@ -1,6 +1,7 @@
 import WebSocket, { RawData } from "ws";
 import type { Connection } from "../../core/connection";
 import type { Dispatcher, ActionResult } from "../../core/dispatcher";
+import { clientGone } from "../../core/client-gone";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
@@ -20,8 +21,7 @@ export interface SocketClientContext {
   logger: Logger;
 }
 
-const clientGone = () =>
-  new TypedError({ message: "The client closed the socket before the response", type: ErrorType.CONNECTION_ACTION_RUN });
+const clientLeft = () => clientGone("The client closed the socket before the response");
 const shuttingDown = () =>
   new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
 
@@ -295,7 +295,7 @@ export class SocketClient {
    */
   private async onClose(): Promise<void> {
     this.closed = true;
-    for (const controller of this.inFlight.keys()) controller.abort(clientGone());
+    for (const controller of this.inFlight.keys()) controller.abort(clientLeft());
     const subscriptions = [...this.subscriptions.values()];
     this.subscriptions.clear();
     await Promise.all(subscriptions.map((subscription) => subscription.close()));

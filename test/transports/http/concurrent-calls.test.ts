@@ -41,7 +41,7 @@ test("calls beyond the bound from one address are refused with a typed 429 and R
 
 test("a run that outlives its timeout still counts until it ends", async () => {
   await boot({ MAX_CONCURRENT_CALLS_PER_ADDRESS: "1", ACTION_TIMEOUT: "300" });
-  expect((await call(`${server.url}/api/slow`)).status).toBe(408);
+  expect((await call(`${server.url}/api/slow`)).status).toBe(504);
   expect((await call(`${server.url}/api/echo?text=hello`)).status).toBe(429);
 
   gate.release();

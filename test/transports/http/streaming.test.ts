@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import { useTestServer, serverUrl, waitFor } from "herald/testing";
 import { HTTP_APP } from "./fixture";
 import { Gate } from "../../fixtures/apps/http-app/services/gate";
@@ -5,9 +6,17 @@ import { Probe } from "../../fixtures/apps/http-app/services/probe";
 
 const probe = new Probe();
 const gate = new Gate();
+const logs: Record<string, any>[] = [];
+const logDestination = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split("\n")) if (line.trim()) logs.push(JSON.parse(line));
+    done();
+  },
+});
 useTestServer({
   appDir: HTTP_APP,
-  env: { LOG_LEVEL: "fatal" },
+  env: { LOG_LEVEL: "info", LOG_FORMAT: "json" },
+  logDestination,
   providers: [
     { token: Probe, useValue: probe },
     { token: Gate, useValue: gate },
@@ -65,4 +74,9 @@ test("a client that disconnects before an ordinary action answers aborts its sig
   await waitFor(() => probe.aborted === aborted + 1);
   gate.release();
   await waitFor(() => probe.finished === finished + 1);
+  // Its own outcome in the request log: not a failure, and not a success no one received.
+  await waitFor(() => logs.some((line) => line.action === "slow:wait"));
+  expect(logs.filter((line) => line.action === "slow:wait")).toEqual([
+    expect.objectContaining({ level: 30, msg: "client gone", status: 499, error: expect.objectContaining({ type: "CONNECTION_CLIENT_GONE" }) }),
+  ]);
 });

@@ -1,10 +1,18 @@
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { ErrorType } from "herald";
-import { useTestServer } from "herald/testing";
+import { useTestServer, waitFor } from "herald/testing";
 import { gates } from "../../fixtures/apps/websocket/gates";
 import { TestSocket } from "./support/test-socket";
 
-useTestServer({ appDir: join(__dirname, "../../fixtures/apps/websocket"), env: { REDIS_URL: "" } });
+const logs: Record<string, any>[] = [];
+const logDestination = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString().split("\n")) if (line.trim()) logs.push(JSON.parse(line));
+    done();
+  },
+});
+useTestServer({ appDir: join(__dirname, "../../fixtures/apps/websocket"), env: { REDIS_URL: "", LOG_LEVEL: "info", LOG_FORMAT: "json" }, logDestination });
 
 const held = (gate: string, action = "ws:gate") => ({ messageType: "action", messageId: gate, action, params: { gate } });
 
@@ -31,11 +39,22 @@ test("closing a socket fires the abort signal of every action it has in flight, 
 
     await closing.close();
     for (const gate of ["closed-first", "closed-second"]) {
-      expect(await gates.settled(gate)).toMatchObject({ outcome: "aborted", reason: { type: ErrorType.CONNECTION_ACTION_RUN } });
+      expect(await gates.settled(gate)).toMatchObject({ outcome: "aborted", reason: { type: ErrorType.CONNECTION_CLIENT_GONE } });
     }
     gates.open("other-socket");
     expect(await untouched).toEqual({ messageId: "other-socket", response: { gate: "other-socket", outcome: "opened" } });
   } finally {
     await Promise.all([closing.close(), other.close()]);
   }
+});
+
+test("a call whose socket closed is logged at info as its own outcome, client gone (499), not as a failure", async () => {
+  const closing = await TestSocket.open();
+  closing.send(held("left-behind"));
+  await gates.entered("left-behind");
+  await closing.close();
+  await waitFor(() => logs.some((line) => line.action === "ws:gate" && line.status === 499));
+  const line = logs.find((entry) => entry.action === "ws:gate" && entry.status === 499)!;
+  expect(line).toMatchObject({ level: 30, msg: "client gone", connection: "websocket", error: { type: ErrorType.CONNECTION_CLIENT_GONE } });
+  expect(logs.filter((entry) => entry.action === "ws:gate" && entry.level >= 50)).toEqual([]);
 });
