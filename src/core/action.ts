@@ -3,6 +3,7 @@ import type { CONNECTION_TYPE, HTTP_METHOD, MCP_RESPONSE_FORMAT } from "./consta
 import type { Connection } from "./connection";
 import type { TypedError } from "./errors";
 import type { ActionMiddleware } from "./middleware";
+import type { SchemaOutput } from "./zod-internals";
 
 /**
  * An HTTP method: `HTTP_METHOD.GET`, or its name as a plain string in any case. A class field
@@ -101,7 +102,7 @@ export interface ActionDefinition<Inputs extends ActionInputs | undefined = Acti
    * inputs: what its middleware adds (see `ActionParams`). Herald always passes the connection
    * and the abort signal.
    */
-  run(params: (this & { inputs: ActionInputs })["inputs"]["_zod"]["output"], connection: Connection, abortSignal: AbortSignal): Promise<unknown>;
+  run(params: SchemaOutput<(this & { inputs: ActionInputs })["inputs"]>, connection: Connection, abortSignal: AbortSignal): Promise<unknown>;
 }
 
 /**

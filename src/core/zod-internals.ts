@@ -70,3 +70,9 @@ export function nodeDefOf(node: z.core.$ZodType | z.core.$ZodCheck): Readonly<Re
 export function overrideJsonSchema(schema: z.core.$ZodType, convert: NonNullable<z.core.$ZodTypeInternals["toJSONSchema"]>): void {
   schema._zod.toJSONSchema = convert;
 }
+
+/**
+ * A schema's output type by indexed access rather than `z.output`'s conditional type, so that it
+ * still resolves when the schema is `this["inputs"]` of a class being checked against an interface.
+ */
+export type SchemaOutput<S extends { _zod: { output: unknown } }> = S["_zod"]["output"];
