@@ -1,6 +1,8 @@
 import type Redis from "ioredis";
 import { PresenceDeparture, PresenceEntry, PresenceStore } from "./presence-store";
-import { redisCommand } from "./redis-connection";
+import { redisCommand as redisFailure } from "../redis/failure";
+import { defineScripts } from "../redis/scripts";
+import { CHANNELS_SERVICE } from "./redis-pubsub";
 import { FORGET_IF_EMPTY, JOIN, LAPSED, LEAVE, PRESENT } from "./redis-presence-scripts";
 
 export interface RedisPresenceStoreOptions {
@@ -36,15 +38,14 @@ export class RedisPresenceStore implements PresenceStore {
   constructor(options: RedisPresenceStoreOptions) {
     this.prefix = options.prefix ?? "herald:channels:";
     this.ttlMs = options.ttlMs ?? 30_000;
-    const client = options.client as Redis & Partial<PresenceCommands>;
-    if (!client.heraldPresenceJoin) {
-      client.defineCommand("heraldPresenceJoin", { numberOfKeys: 3, lua: JOIN });
-      client.defineCommand("heraldPresenceLeave", { numberOfKeys: 2, lua: LEAVE });
-      client.defineCommand("heraldPresenceLapsed", { numberOfKeys: 1, lua: LAPSED });
-      client.defineCommand("heraldPresencePresent", { numberOfKeys: 1, lua: PRESENT });
-      client.defineCommand("heraldPresenceForgetIfEmpty", { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
-    }
-    this.redis = client as Redis & PresenceCommands;
+    defineScripts(options.client, {
+      heraldPresenceJoin: { keys: 3, lua: JOIN },
+      heraldPresenceLeave: { keys: 2, lua: LEAVE },
+      heraldPresenceLapsed: { keys: 1, lua: LAPSED },
+      heraldPresencePresent: { keys: 1, lua: PRESENT },
+      heraldPresenceForgetIfEmpty: { keys: 2, lua: FORGET_IF_EMPTY },
+    });
+    this.redis = options.client as Redis & PresenceCommands;
   }
 
   async join(entry: PresenceEntry): Promise<boolean> {
@@ -114,4 +115,9 @@ export class RedisPresenceStore implements PresenceStore {
   private indexKey(): string {
     return `${this.prefix}presence-channels`;
   }
+}
+
+/** A presence command whose Redis failure is CONNECTION_SERVICE_UNAVAILABLE. */
+function redisCommand<T>(send: () => Promise<T>): Promise<T> {
+  return redisFailure(CHANNELS_SERVICE, send);
 }
