@@ -1,6 +1,8 @@
 import type Redis from "ioredis";
 import { PresenceDeparture, PresenceEntry, PresenceStore } from "./presence-store";
-import { redisCommand } from "./redis-connection";
+import { redisCommand } from "../redis/failure";
+import { defineScripts } from "../redis/scripts";
+import { CHANNELS_SERVICE } from "./redis-pubsub";
 import { FORGET_IF_EMPTY, JOIN, LAPSED, LEAVE, PRESENT } from "./redis-presence-scripts";
 
 export interface RedisPresenceStoreOptions {
@@ -36,53 +38,52 @@ export class RedisPresenceStore implements PresenceStore {
   constructor(options: RedisPresenceStoreOptions) {
     this.prefix = options.prefix ?? "herald:channels:";
     this.ttlMs = options.ttlMs ?? 30_000;
-    const client = options.client as Redis & Partial<PresenceCommands>;
-    if (!client.heraldPresenceJoin) {
-      client.defineCommand("heraldPresenceJoin", { numberOfKeys: 3, lua: JOIN });
-      client.defineCommand("heraldPresenceLeave", { numberOfKeys: 2, lua: LEAVE });
-      client.defineCommand("heraldPresenceLapsed", { numberOfKeys: 1, lua: LAPSED });
-      client.defineCommand("heraldPresencePresent", { numberOfKeys: 1, lua: PRESENT });
-      client.defineCommand("heraldPresenceForgetIfEmpty", { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
-    }
-    this.redis = client as Redis & PresenceCommands;
+    defineScripts(options.client, {
+      heraldPresenceJoin: { keys: 3, lua: JOIN },
+      heraldPresenceLeave: { keys: 2, lua: LEAVE },
+      heraldPresenceLapsed: { keys: 1, lua: LAPSED },
+      heraldPresencePresent: { keys: 1, lua: PRESENT },
+      heraldPresenceForgetIfEmpty: { keys: 2, lua: FORGET_IF_EMPTY },
+    });
+    this.redis = options.client as Redis & PresenceCommands;
   }
 
   async join(entry: PresenceEntry): Promise<boolean> {
-    return (await redisCommand(() => this.sendJoin(this.redis, entry))) === 1;
+    return (await presenceCommand(() => this.sendJoin(this.redis, entry))) === 1;
   }
 
   async leave({ channel, presenceKey, memberId }: PresenceEntry): Promise<boolean> {
-    const left = await redisCommand(() =>
+    const left = await presenceCommand(() =>
       this.redis.heraldPresenceLeave(this.membersKey(channel, presenceKey), this.keysKey(channel), memberId, presenceKey),
     );
     return left === 1;
   }
 
   async members(channel: string): Promise<string[]> {
-    return redisCommand(() => this.redis.heraldPresencePresent(this.keysKey(channel)));
+    return presenceCommand(() => this.redis.heraldPresencePresent(this.keysKey(channel)));
   }
 
   async refresh(entries: readonly PresenceEntry[]): Promise<PresenceEntry[]> {
     if (!entries.length) return [];
     const pipeline = this.redis.pipeline() as unknown as PresenceCommands & { exec(): Promise<[Error | null, unknown][] | null> };
     for (const entry of entries) this.sendJoin(pipeline, entry);
-    const replies = await redisCommand(() => pipeline.exec());
+    const replies = await presenceCommand(() => pipeline.exec());
     const failed = replies?.find(([error]) => error);
-    if (!replies || failed) await redisCommand(() => Promise.reject(failed?.[0] ?? new Error("the pipeline was aborted")));
+    if (!replies || failed) await presenceCommand(() => Promise.reject(failed?.[0] ?? new Error("the pipeline was aborted")));
     return entries.filter((_, index) => replies![index]![1] === 1);
   }
 
   async sweep(): Promise<PresenceDeparture[]> {
     const departures: PresenceDeparture[] = [];
     const index = this.indexKey();
-    const channels = await redisCommand(() => this.redis.smembers(index));
+    const channels = await presenceCommand(() => this.redis.smembers(index));
     for (const channel of channels) {
       const keys = this.keysKey(channel);
-      for (const presenceKey of await redisCommand(() => this.redis.heraldPresenceLapsed(keys))) {
-        const left = await redisCommand(() => this.redis.heraldPresenceLeave(this.membersKey(channel, presenceKey), keys, "", presenceKey));
+      for (const presenceKey of await presenceCommand(() => this.redis.heraldPresenceLapsed(keys))) {
+        const left = await presenceCommand(() => this.redis.heraldPresenceLeave(this.membersKey(channel, presenceKey), keys, "", presenceKey));
         if (left === 1) departures.push({ channel, presenceKey });
       }
-      await redisCommand(() => this.redis.heraldPresenceForgetIfEmpty(keys, index, channel));
+      await presenceCommand(() => this.redis.heraldPresenceForgetIfEmpty(keys, index, channel));
     }
     return departures;
   }
@@ -114,4 +115,9 @@ export class RedisPresenceStore implements PresenceStore {
   private indexKey(): string {
     return `${this.prefix}presence-channels`;
   }
+}
+
+/** A presence command whose Redis failure is CONNECTION_SERVICE_UNAVAILABLE. */
+function presenceCommand<T>(send: () => Promise<T>): Promise<T> {
+  return redisCommand(CHANNELS_SERVICE, send);
 }

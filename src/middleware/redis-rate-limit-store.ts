@@ -1,5 +1,7 @@
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import type { Logger } from "../core/logger";
+import { RedisConnection } from "../redis/connection";
+import { defineScripts } from "../redis/scripts";
 import { MemoryRateLimitStore } from "./memory-rate-limit-store";
 import { RateLimitHit, RateLimitStore } from "./rate-limit-store";
 
@@ -43,24 +45,26 @@ export class RedisRateLimitStore extends RateLimitStore {
   readonly client: HitCommand;
   private readonly fallback = new MemoryRateLimitStore();
   private readonly logger: Logger | undefined;
-  private connecting: Promise<void> | undefined;
+  private readonly connection: RedisConnection<HitCommand>;
   private degraded = false;
 
   constructor(options: RedisRateLimitStoreOptions) {
     super();
     this.prefix = options.prefix ?? "herald:ratelimit:";
     this.logger = options.logger;
-    this.client = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      commandTimeout: options.commandTimeoutMs ?? 500,
-      connectTimeout: 2000,
-      disconnectTimeout: 100,
-    }) as HitCommand;
-    this.client.defineCommand("heraldRateLimitHit", { numberOfKeys: 1, lua: HIT });
-    this.client.defineCommand("heraldRateLimitUncount", { numberOfKeys: 1, lua: UNCOUNT });
-    // Without an "error" listener ioredis prints every failed reconnection attempt itself.
-    this.client.on("error", () => undefined);
+    // Short timeouts: a count that waits for Redis holds up the call it limits.
+    this.connection = new RedisConnection({
+      url: options.url,
+      service: "rate limits",
+      commandTimeoutMs: options.commandTimeoutMs ?? 500,
+      connectTimeoutMs: 2000,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    this.client = this.connection.client;
+    defineScripts(this.client, {
+      heraldRateLimitHit: { keys: 1, lua: HIT },
+      heraldRateLimitUncount: { keys: 1, lua: UNCOUNT },
+    });
   }
 
   async hit(key: string, windowMs: number): Promise<RateLimitHit> {
@@ -89,7 +93,7 @@ export class RedisRateLimitStore extends RateLimitStore {
 
   /** Runs `command` on Redis, or `fallback` in this process while Redis is unreachable. */
   private async inRedis<T>(command: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
-    await (this.connecting ??= this.client.connect().catch(() => undefined));
+    await this.connection.opened();
     try {
       const answer = await command();
       if (this.degraded) this.logger?.info("rate limits: Redis is back; counting across processes again");
@@ -104,8 +108,6 @@ export class RedisRateLimitStore extends RateLimitStore {
 
   async close(): Promise<void> {
     await this.fallback.close();
-    if (this.client.status === "end") return;
-    if (this.client.status === "ready") await this.client.quit().catch(() => this.client.disconnect());
-    else this.client.disconnect();
+    await this.connection.close();
   }
 }

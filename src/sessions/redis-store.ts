@@ -1,7 +1,7 @@
-import { once } from "node:events";
-import Redis from "ioredis";
-import { ErrorType, TypedError } from "../core/errors";
+import type Redis from "ioredis";
 import type { Logger } from "../core/logger";
+import { RedisConnection } from "../redis/connection";
+import { defineScripts } from "../redis/scripts";
 import { checkTtl, decodeSessionData, encodeSessionData, SessionData, SessionStore } from "./session-store";
 
 export interface RedisSessionStoreOptions {
@@ -91,41 +91,26 @@ type SessionCommands = Redis & {
  * that expires no sooner than its longest-lived session: each owned session keeps a back-pointer
  * to it (`<prefix>owner-of:<id>`) with the session's TTL, and the scripts that read, write or own a
  * session move the index's expiry along with the session's. The scripts name keys they compute,
- * which a single Redis (not a cluster) allows. The connection has no offline queue:
- * while Redis is unreachable, commands reject at once (and unanswered ones after the command
- * timeout) with CONNECTION_SERVICE_UNAVAILABLE, and ioredis keeps reconnecting in the background.
+ * which a single Redis (not a cluster) allows. The connection is a RedisConnection: while Redis is
+ * unreachable, commands reject at once (and unanswered ones after the command timeout) with
+ * CONNECTION_SERVICE_UNAVAILABLE, and it keeps reconnecting in the background.
  */
 export class RedisSessionStore implements SessionStore {
   readonly driver = "redis";
   readonly prefix: string;
   /** The store's own connection; it is opened by `connect()` and closed by `close()`. */
   readonly client: SessionCommands;
-  private readonly connectTimeoutMs: number;
-  private failing = false;
+  private readonly connection: RedisConnection<SessionCommands>;
 
   constructor(options: RedisSessionStoreOptions) {
     this.prefix = options.prefix ?? "herald:session:";
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
-    this.client = new Redis(options.url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      commandTimeout: options.commandTimeoutMs ?? 2000,
-      // ioredis arms this timer even for a socket already closed, and it would hold the process.
-      disconnectTimeout: 100,
-    }) as SessionCommands;
-    this.client.defineCommand("heraldSessionGetRefresh", { numberOfKeys: 2, lua: GET_REFRESH });
-    this.client.defineCommand("heraldSessionSet", { numberOfKeys: 2, lua: SET });
-    this.client.defineCommand("heraldSessionAddOwned", { numberOfKeys: 3, lua: ADD_OWNED });
-    this.client.defineCommand("heraldSessionDeleteOwned", { numberOfKeys: 1, lua: DELETE_OWNED });
-    const logger = options.logger;
-    // Without an "error" listener ioredis prints every failed reconnection attempt itself.
-    this.client.on("error", (error: Error) => {
-      if (!this.failing) logger?.warn({ err: error.message }, "session store: Redis connection failed; retrying");
-      this.failing = true;
-    });
-    this.client.on("ready", () => {
-      if (this.failing) logger?.info("session store: Redis connection restored");
-      this.failing = false;
+    this.connection = new RedisConnection({ ...options, service: "the session store" });
+    this.client = this.connection.client;
+    defineScripts(this.client, {
+      heraldSessionGetRefresh: { keys: 2, lua: GET_REFRESH },
+      heraldSessionSet: { keys: 2, lua: SET },
+      heraldSessionAddOwned: { keys: 3, lua: ADD_OWNED },
+      heraldSessionDeleteOwned: { keys: 1, lua: DELETE_OWNED },
     });
   }
 
@@ -133,22 +118,13 @@ export class RedisSessionStore implements SessionStore {
    * Opens the connection and waits until Redis is ready. Rejects with CONNECTION_SERVICE_UNAVAILABLE
    * on the first failure or after `connectTimeoutMs`; the client keeps retrying in the background.
    */
-  async connect(): Promise<void> {
-    if (this.client.status === "ready") return;
-    if (this.client.status === "end") throw unavailable("the store is closed");
-    // A failed attempt surfaces as an "error" event (which rejects the wait below) and is retried.
-    if (this.client.status === "wait") this.client.connect().catch(() => undefined);
-    try {
-      await once(this.client, "ready", { signal: AbortSignal.timeout(this.connectTimeoutMs) });
-    } catch (cause) {
-      const reason = (cause as Error).name === "AbortError" ? `not ready within ${this.connectTimeoutMs} ms` : (cause as Error).message;
-      throw unavailable(reason, cause);
-    }
+  connect(): Promise<void> {
+    return this.connection.connect();
   }
 
   /** Resolves when Redis answers a PING; the health check of this store. */
-  async ping(): Promise<void> {
-    await this.command(() => this.client.ping());
+  ping(): Promise<void> {
+    return this.connection.ping();
   }
 
   async get(id: string, refreshTtlMs?: number): Promise<SessionData | undefined> {
@@ -179,17 +155,8 @@ export class RedisSessionStore implements SessionStore {
     await this.command(() => this.client.heraldSessionDeleteOwned(this.ownerKey(owner), this.prefix, keepId ?? ""));
   }
 
-  async close(): Promise<void> {
-    const client = this.client;
-    if (client.status === "end") return;
-    if (client.status === "ready") {
-      const ended = new Promise((resolve) => client.once("end", resolve));
-      await client.quit().catch(() => client.disconnect());
-      await ended;
-    } else {
-      // Also cancels a pending reconnection attempt.
-      client.disconnect();
-    }
+  close(): Promise<void> {
+    return this.connection.close();
   }
 
   /** The key of an owner's index; a session id (base64url) never holds the ":" that keeps it apart from one. */
@@ -202,20 +169,7 @@ export class RedisSessionStore implements SessionStore {
     return `${this.prefix}owner-of:${id}`;
   }
 
-  private async command<T>(send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (cause) {
-      if (cause instanceof TypedError) throw cause;
-      throw unavailable((cause as Error).message, cause);
-    }
+  private command<T>(send: () => Promise<T>): Promise<T> {
+    return this.connection.command(send);
   }
-}
-
-function unavailable(reason: string, cause?: unknown): TypedError {
-  return new TypedError({
-    message: `The session store (Redis) is unavailable: ${reason}`,
-    type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
-    ...(cause === undefined ? {} : { cause }),
-  });
 }

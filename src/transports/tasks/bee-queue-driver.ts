@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import BeeQueue from "bee-queue";
-import { Redis } from "ioredis";
-import { ErrorType, TypedError } from "../../core/errors";
+import type { Redis } from "ioredis";
+import type { Logger } from "../../core/logger";
+import { RedisConnection } from "../../redis/connection";
+import { redisUnavailable } from "../../redis/failure";
+import { reconnectDelayMs } from "../../redis/reconnect";
 import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
 import { runForgottenScriptsByEval } from "./bee-queue-scripts";
 import { asJobFailure } from "./job-failure";
@@ -16,6 +19,8 @@ export interface BeeQueueDriverOptions {
   /** A job whose worker has not checked in for this long is handed to another worker. */
   stallIntervalMs: number;
   onError?: (error: Error, queue: string) => void;
+  /** Where the loss and the return of the driver's own Redis connection are reported. */
+  logger?: Logger;
 }
 
 interface Worker {
@@ -33,51 +38,52 @@ const LOST = new Set(["reconnecting", "close", "end"]);
 /** How long a queue's first connection may take before an enqueue gives up on it. */
 const PRODUCER_READY_TIMEOUT_MS = 5000;
 
-function queueUnavailable(cause: unknown): TypedError {
-  if (cause instanceof TypedError) return cause;
-  return new TypedError({
-    message: `The task queue (Redis) is unavailable: ${(cause as Error)?.message ?? cause}`,
-    type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
-    cause,
-  });
-}
-
-/** A backend call whose failure (Redis down, restarting, unreachable) is CONNECTION_SERVICE_UNAVAILABLE. */
-async function backend<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (cause) {
-    throw queueUnavailable(cause);
-  }
-}
+/** What the driver's errors and log lines name. */
+const SERVICE = "the task queue";
 
 /**
  * Queues on Redis through bee-queue: any worker of any process takes any job, at least once.
- * bee-queue itself (with its own `redis` client) moves jobs; Herald's records live beside it (ioredis).
+ * bee-queue itself (with its own `redis` client) moves jobs; Herald's records live beside it, on
+ * a RedisConnection opened at first use.
  */
 export class BeeQueueDriver implements QueueDriver {
   readonly kind = "redis";
+  private readonly connection: RedisConnection;
   private readonly redis: Redis;
   private readonly records: RedisRecords;
   private readonly producers = new Map<string, BeeQueue<JobPayload>>();
   private readonly workers = new Map<string, Worker>();
 
   constructor(private readonly options: BeeQueueDriverOptions) {
-    // A short disconnectTimeout: after a failed connect, ioredis would hold a 2 s timer open.
-    this.redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, disconnectTimeout: 200 });
+    this.connection = new RedisConnection({
+      url: options.redisUrl,
+      service: SERVICE,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    this.redis = this.connection.client;
     this.records = new RedisRecords(this.redis, options.prefix, options.resultTtlMs);
   }
 
-  async ping(): Promise<void> {
-    await this.redis.ping();
+  ping(): Promise<void> {
+    return this.backend(() => this.connection.ping());
   }
 
   persistence(): Promise<RedisPersistence> {
-    return readRedisPersistence(this.redis);
+    return this.backend(() => readRedisPersistence(this.redis));
   }
 
   enqueue(queue: string, newJobs: readonly NewJob[]): Promise<string[]> {
-    return backend(() => this.save(queue, newJobs));
+    return this.backend(() => this.save(queue, newJobs));
+  }
+
+  /** A backend call, on the connection opened at first use; its Redis failure is CONNECTION_SERVICE_UNAVAILABLE. */
+  private async backend<T>(work: () => Promise<T>): Promise<T> {
+    await this.connection.opened();
+    try {
+      return await work();
+    } catch (cause) {
+      throw redisUnavailable(SERVICE, cause);
+    }
   }
 
   private async save(queue: string, newJobs: readonly NewJob[]): Promise<string[]> {
@@ -123,7 +129,7 @@ export class BeeQueueDriver implements QueueDriver {
   }
 
   getJob(queue: string, id: string): Promise<JobInfo | undefined> {
-    return backend(() => this.readJob(queue, id));
+    return this.backend(() => this.readJob(queue, id));
   }
 
   private async readJob(queue: string, id: string): Promise<JobInfo | undefined> {
@@ -150,12 +156,12 @@ export class BeeQueueDriver implements QueueDriver {
   }
 
   async stats(queue: string): Promise<QueueStats> {
-    const health = await backend(async () => (await this.readyProducer(queue)).checkHealth());
+    const health = await this.backend(async () => (await this.readyProducer(queue)).checkHealth());
     return { waiting: health.waiting, active: health.active, delayed: health.delayed, failed: health.failed };
   }
 
   async failed(queue: string, limit: number): Promise<JobInfo[]> {
-    const { jobs, records } = await backend(async () => {
+    const { jobs, records } = await this.backend(async () => {
       const jobs = await (await this.readyProducer(queue)).getJobs("failed", { size: limit });
       return { jobs, records: await this.records.records(queue, jobs.map((job) => job.id)) };
     });
@@ -168,26 +174,26 @@ export class BeeQueueDriver implements QueueDriver {
   }
 
   retry(queue: string, id: string): Promise<boolean> {
-    return backend(() => this.records.retryFailed(queue, id));
+    return this.backend(() => this.records.retryFailed(queue, id));
   }
 
   remove(queue: string, id: string): Promise<void> {
-    return backend(async () => {
+    return this.backend(async () => {
       await (await this.readyProducer(queue)).removeJob(id);
       await this.records.forget(queue, id);
     });
   }
 
   createFanOut(record: FanOutRecord): Promise<boolean> {
-    return backend(() => this.records.createFanOut(record));
+    return this.backend(() => this.records.createFanOut(record));
   }
 
   fanOut(id: string): Promise<FanOutProgress | undefined> {
-    return backend(() => this.records.fanOut(id));
+    return this.backend(() => this.records.fanOut(id));
   }
 
   claim(key: string, ttlMs: number): Promise<boolean> {
-    return this.records.claim(key, ttlMs);
+    return this.backend(() => this.records.claim(key, ttlMs));
   }
 
   async stopWorkers(timeoutMs: number): Promise<number> {
@@ -213,9 +219,7 @@ export class BeeQueueDriver implements QueueDriver {
     const producers = [...this.producers.values()];
     this.producers.clear();
     await Promise.all(producers.map((producer) => producer.close().catch(() => undefined)));
-    // QUIT only on a live connection: on one still (re)connecting it would connect first.
-    if (this.redis.status === "ready") await this.redis.quit().catch(() => this.redis.disconnect());
-    else this.redis.disconnect();
+    await this.connection.close();
   }
 
   /** The queue's producer, connected; a producer that cannot connect in time fails rather than waits. */
@@ -248,8 +252,8 @@ export class BeeQueueDriver implements QueueDriver {
       redis: {
         url: this.options.redisUrl,
         // node_redis's own reconnection delay grows without bound (×1.7 a try): after a long
-        // outage a queue would come back minutes after Redis. Capped at 2 s as ioredis does.
-        retry_strategy: ({ attempt }: { attempt: number }) => Math.min(attempt * 100, 2000),
+        // outage a queue would come back minutes after Redis. The policy of every connection instead.
+        retry_strategy: ({ attempt }: { attempt: number }) => reconnectDelayMs(attempt),
         ...(isWorker ? {} : { enable_offline_queue: false }),
       },
       isWorker,

@@ -8,8 +8,6 @@ import type { QueueDriver } from "./driver";
 import { InProcessDriver } from "./in-process-driver";
 import { readTasksSettings, TasksSettings } from "./settings";
 
-const CONNECT_TIMEOUT_MS = 5000;
-
 /** Run modes whose processes run workers; the others (cli, mcp) only enqueue. */
 export const WORKER_RUN_MODES: readonly RUN_MODE[] = [RUN_MODE.server, RUN_MODE.workers];
 
@@ -73,26 +71,16 @@ export class TaskRuntime {
             resultTtlMs: settings.resultTtlMs,
             stallIntervalMs: settings.stallIntervalMs,
             onError: (error, queue) => this.server.logger.error({ err: error, queue }, "task queue error"),
+            logger: this.server.logger,
           })
         : new InProcessDriver({ resultTtlMs: settings.resultTtlMs });
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        driver.ping(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
-        }),
-      ]);
-    } catch (cause) {
+      // Bounded by the driver: its connection waits 5 s at most, and fails fast after that.
+      await driver.ping();
+    } catch (error) {
       await driver.close().catch(() => undefined);
-      throw new TypedError({
-        message: `The task queue cannot reach Redis (REDIS_URL): ${(cause as Error).message}`,
-        // At boot the server reports it as SERVER_INITIALIZATION; at an enqueue it is a 503.
-        type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
-        cause,
-      });
-    } finally {
-      clearTimeout(timer);
+      // CONNECTION_SERVICE_UNAVAILABLE: at boot the server reports it as SERVER_INITIALIZATION; at an enqueue it is a 503.
+      throw error;
     }
     return driver;
   }

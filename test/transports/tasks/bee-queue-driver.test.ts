@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { ErrorType } from "herald";
 import { waitFor } from "herald/testing";
 import { BeeQueueDriver } from "../../../src/transports/tasks/bee-queue-driver";
 import { describeDriverContract } from "./driver-contract";
 import { deleteKeys, REDIS_URL, uniquePrefix } from "./support";
+import { TcpProxy } from "../../support/tcp-proxy";
 
 const prefix = uniquePrefix("bee-queue-driver");
 
@@ -65,4 +67,38 @@ describe("what the bee-queue driver keeps in Redis after a job", () => {
     await waitFor(async () => (await driver.getJob(queue, id!))?.status === "failed");
     expect(await redis.pttl(`${keptPrefix}:record:${queue}:${id}`)).toBe(-1);
   });
+});
+
+describe("the bee-queue driver while Redis is unreachable", () => {
+  const unavailable = { type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE, message: expect.stringMatching(/^The task queue cannot reach Redis: /) };
+  const lostPrefix = uniquePrefix("bee-queue-lost");
+  afterAll(() => deleteKeys(lostPrefix));
+
+  test("with nothing listening, the health ping and every call reject with CONNECTION_SERVICE_UNAVAILABLE", async () => {
+    const driver = new BeeQueueDriver({ redisUrl: "redis://127.0.0.1:1", prefix: lostPrefix, resultTtlMs: 60_000, stallIntervalMs: 300 });
+    try {
+      await expect(driver.ping()).rejects.toMatchObject(unavailable);
+      await expect(driver.getJob("lost", "1")).rejects.toMatchObject(unavailable);
+      await expect(driver.claim("lost", 1000)).rejects.toMatchObject(unavailable);
+    } finally {
+      await driver.close();
+    }
+  }, 3_000);
+
+  test("a lost connection fails its calls at once instead of queueing them, and is back by itself", async () => {
+    const proxy = await TcpProxy.start({ host: "127.0.0.1", port: 6379 });
+    const driver = new BeeQueueDriver({ redisUrl: `redis://127.0.0.1:${proxy.port}`, prefix: lostPrefix, resultTtlMs: 60_000, stallIntervalMs: 300 });
+    try {
+      await driver.ping();
+      proxy.cut();
+      await expect(driver.getJob("lost", "1")).rejects.toMatchObject(unavailable);
+      await expect(driver.ping()).rejects.toMatchObject(unavailable);
+      proxy.restore();
+      await waitFor(() => driver.ping().then(() => true, () => false));
+      await expect(driver.getJob("lost", "1")).resolves.toBeUndefined();
+    } finally {
+      await driver.close();
+      await proxy.close();
+    }
+  }, 5_000);
 });

@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/** Every Redis connection of Herald is made in src/redis, so all of them share one policy. */
+const root = join(__dirname, "../..");
+const THE_ONE_FOLDER = "src/redis/";
+
+function typeScriptFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name.startsWith(".") ? [] : typeScriptFiles(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** A value import of ioredis (a type import makes no connection) or a client made by hand. */
+const MAKES_A_CLIENT = [/^import\s+(?!type\b)[^;]*from\s+["']ioredis["']/m, /\bnew\s+Redis\s*\(/, /\bRedis\.createClient\b/];
+
+test(`no file outside ${THE_ONE_FOLDER} makes a Redis client`, () => {
+  const makers = ["src", "sample-app"]
+    .flatMap((folder) => typeScriptFiles(join(root, folder)))
+    .map((file) => relative(root, file))
+    .filter((file) => !file.startsWith(THE_ONE_FOLDER))
+    .filter((file) => MAKES_A_CLIENT.some((pattern) => pattern.test(readFileSync(join(root, file), "utf8"))));
+  expect(makers).toEqual([]);
+});
+
+test("the one module is where the client is made", () => {
+  expect(readFileSync(join(root, THE_ONE_FOLDER, "connection.ts"), "utf8")).toMatch(/\bnew\s+Redis\s*\(/);
+});
