@@ -1,11 +1,9 @@
 import type { Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { clientGone } from "../../core/client-gone";
-import { ErrorType, TypedError } from "../../core/errors";
+import { shuttingDown } from "../../core/shutting-down";
 
 const clientLeft = () => clientGone("The client closed the connection before the response");
-export const shuttingDown = () =>
-  new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
 
 /**
  * The requests in flight and the sockets of one listener: gives each action call the controller

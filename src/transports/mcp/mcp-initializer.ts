@@ -35,11 +35,11 @@ export class McpInitializer implements Initializer {
     const { StreamableHttpEndpoint } = require("./streamable-http") as typeof import("./streamable-http");
     this.endpoint = new StreamableHttpEndpoint(
       () => buildMcpServer(this.herald, catalog),
-      async (call, request) => {
+      async (call, request, controller) => {
         const entry = catalog.tools.get(call.params.name);
         if (!entry) return undefined;
         const connection = connectionFor({ requestInfo: { headers: request.headers }, ...sessionOf(request) } as never);
-        return this.herald.dispatcher.run(entry.registered.name, call.params.arguments ?? {}, connection);
+        return this.herald.dispatcher.run(entry.registered.name, call.params.arguments ?? {}, connection, { controller });
       },
       settings,
       () => this.herald.config.host,

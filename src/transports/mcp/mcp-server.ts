@@ -14,8 +14,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders } from "../../core/connection";
+import { clientGone } from "../../core/client-gone";
 import { errorBody } from "../../core/error-body";
 import type { HeraldServer } from "../../core/server";
+import { shuttingDown } from "../../core/shutting-down";
 import { precomputedCall } from "./auth-precheck";
 import { McpCatalog } from "./catalog";
 import { requestCaller } from "./request-caller";
@@ -47,6 +49,20 @@ export function connectionFor(extra: Extra): Connection {
   });
 }
 
+/**
+ * The controller of one call: the SDK aborts a handler's signal without a reason of Herald's when
+ * the client cancels the call (`notifications/cancelled`) or its stream closes, and when the
+ * server closes the transport at shutdown; the call ends as client gone or as shutting down.
+ */
+function callController(extra: Extra, herald: HeraldServer): AbortController {
+  const controller = new AbortController();
+  const abort = () =>
+    controller.abort(herald.status === "stopping" ? shuttingDown() : clientGone("The MCP client cancelled the call or closed its connection"));
+  if (extra.signal.aborted) abort();
+  else extra.signal.addEventListener("abort", abort, { once: true });
+  return controller;
+}
+
 /** An MCP server (the SDK's low-level one) whose every call goes through Herald's dispatcher. */
 export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Server {
   const mcp = new Server(
@@ -67,7 +83,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
       precomputed?.toolName === request.params.name
         ? precomputed.result
         : await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connectionFor(extra), {
-            signal: extra.signal,
+            controller: callController(extra, herald),
           });
     return toolResult(result, entry.format, production);
   });
@@ -106,7 +122,9 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     }
     const match = catalog.matchResource(uri);
     if (!match) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}"`);
-    const result = await herald.dispatcher.run(match.entry.registered.name, match.params, connectionFor(extra));
+    const result = await herald.dispatcher.run(match.entry.registered.name, match.params, connectionFor(extra), {
+      controller: callController(extra, herald),
+    });
     if (result.error) {
       throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
     }
@@ -125,7 +143,9 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
   mcp.setRequestHandler(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
     const entry = catalog.prompts.get(request.params.name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"`);
-    const result = await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connectionFor(extra));
+    const result = await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connectionFor(extra), {
+      controller: callController(extra, herald),
+    });
     if (result.error) {
       throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
     }

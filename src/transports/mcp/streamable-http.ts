@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallerAddress } from "../../core/caller-address";
+import { clientGone } from "../../core/client-gone";
 import type { Logger } from "../../core/logger";
 import type { ActionResult } from "../../core/dispatcher";
 import { precomputedCall, preRunnableToolCall, UNAUTHENTICATED } from "./auth-precheck";
@@ -35,11 +36,17 @@ function replyJsonRpcError(response: ServerResponse, status: number, message: st
  */
 export class StreamableHttpEndpoint {
   private readonly sessions = new Map<string, LiveSession>();
+  /** Tool calls run ahead of the SDK, by session and JSON-RPC id: the SDK cannot cancel what it never saw. */
+  private readonly preRunning = new Map<string, AbortController>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly createServer: () => Server,
-    private readonly preRun: (call: NonNullable<ReturnType<typeof preRunnableToolCall>>, request: IncomingMessage) => Promise<ActionResult | undefined>,
+    private readonly preRun: (
+      call: NonNullable<ReturnType<typeof preRunnableToolCall>>,
+      request: IncomingMessage,
+      controller: AbortController,
+    ) => Promise<ActionResult | undefined>,
     private readonly settings: McpSettings,
     private readonly boundHost: () => string,
     private readonly logger: Logger,
@@ -64,9 +71,10 @@ export class StreamableHttpEndpoint {
       origins: this.settings.allowedOrigins,
     });
     if (refusal) return replyJsonRpcError(response, 403, refusal);
+    this.cancelPreRun(request);
     const call = request.method === "POST" && acceptsStreamableReplies(request) ? preRunnableToolCall(request.body) : undefined;
     if (call && (this.settings.mode === "stateless" || this.sessions.has(String(request.headers["mcp-session-id"])))) {
-      const result = await this.preRun(call, request);
+      const result = await this.preRunWithCancel(call, request, response);
       if (result?.error && UNAUTHENTICATED.has(result.error.type)) {
         response.setHeader("WWW-Authenticate", `Bearer realm="herald", error="invalid_token"`);
         return replyJsonRpcError(response, 401, result.error.message, -32001);
@@ -76,6 +84,37 @@ export class StreamableHttpEndpoint {
       }
     }
     return this.dispatch(request, response);
+  }
+
+  private async preRunWithCancel(
+    call: NonNullable<ReturnType<typeof preRunnableToolCall>>,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<ActionResult | undefined> {
+    const controller = new AbortController();
+    const key = `${String(request.headers["mcp-session-id"])}:${String(call.id)}`;
+    const leave = () => {
+      if (!response.writableFinished) controller.abort(clientGone("The MCP client closed its connection before the answer"));
+    };
+    this.preRunning.set(key, controller);
+    response.once("close", leave);
+    try {
+      return await this.preRun(call, request, controller);
+    } finally {
+      this.preRunning.delete(key);
+      response.off("close", leave);
+    }
+  }
+
+  /** A `notifications/cancelled` for a call run ahead of the SDK aborts it, as the SDK would its own. */
+  private cancelPreRun(request: IncomingMessage & { body?: unknown }): void {
+    if (request.method !== "POST" || this.preRunning.size === 0) return;
+    const messages = Array.isArray(request.body) ? request.body : [request.body];
+    for (const message of messages as { method?: unknown; params?: { requestId?: unknown } }[]) {
+      if (message?.method !== "notifications/cancelled") continue;
+      const key = `${String(request.headers["mcp-session-id"])}:${String(message.params?.requestId)}`;
+      this.preRunning.get(key)?.abort(clientGone("The MCP client cancelled the call"));
+    }
   }
 
   private async dispatch(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {

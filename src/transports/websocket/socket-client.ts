@@ -12,6 +12,7 @@ import { ClientMessage, MessageId, parseClientMessage } from "./client-message";
 import { WS_CLOSE_CODE } from "./close-codes";
 import type { WebSocketSettings } from "./settings";
 import { TokenBucket } from "./token-bucket";
+import { shuttingDown } from "../../core/shutting-down";
 
 export interface SocketClientContext {
   dispatcher: Dispatcher;
@@ -22,8 +23,6 @@ export interface SocketClientContext {
 }
 
 const clientLeft = () => clientGone("The client closed the socket before the response");
-const shuttingDown = () =>
-  new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
 
 /** Node's global `Response` is a getter that runs on every read: read it once, when first needed. */
 let WebResponse: typeof Response | undefined;

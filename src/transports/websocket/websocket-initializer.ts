@@ -15,9 +15,7 @@ import { judgeOrigin } from "./origin-policy";
 import { readWebSocketSettings, WebSocketSettings } from "./settings";
 import { SocketClient } from "./socket-client";
 import { refuseUpgrade } from "./upgrade-refusal";
-
-const shuttingDown = () =>
-  new TypedError({ message: "The server is shutting down", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
+import { shuttingDown } from "../../core/shutting-down";
 
 /**
  * The WebSocket transport: upgrades at WS_PATH on the web server's port, after an Origin check,
