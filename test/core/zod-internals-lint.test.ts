@@ -1,17 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { REPOSITORY_ROOT, typeScriptFiles } from "../support/source-files";
 
 /** zod's internals (`_zod`) are read in one module, so that a zod release that moves them changes one file. */
-const root = join(__dirname, "../..");
+const root = REPOSITORY_ROOT;
 const THE_ONE_MODULE = "src/core/zod-internals.ts";
 
-function typeScriptFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name.startsWith(".") ? [] : typeScriptFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
 
 test(`no file but ${THE_ONE_MODULE} reads zod's internals`, () => {
   const readers = ["src", "sample-app"]

@@ -1,17 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { REPOSITORY_ROOT, typeScriptFiles } from "../support/source-files";
 
 /** Every Redis connection of Herald is made in src/redis, so all of them share one policy. */
-const root = join(__dirname, "../..");
+const root = REPOSITORY_ROOT;
 const THE_ONE_FOLDER = "src/redis/";
 
-function typeScriptFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name.startsWith(".") ? [] : typeScriptFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
 
 /** A value import of ioredis (a type import makes no connection) or a client made by hand. */
 const MAKES_A_CLIENT = [/^import\s+(?!type\b)[^;]*from\s+["']ioredis["']/m, /\bnew\s+Redis\s*\(/, /\bRedis\.createClient\b/];

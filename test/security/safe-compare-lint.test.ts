@@ -1,18 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { REPOSITORY_ROOT, typeScriptFiles } from "../support/source-files";
 import { plainSecretComparisons } from "./support/secret-comparisons";
 
 /** Every secret comparison in the code base goes through safeCompare: a plain `===` on a secret is a timing side channel. */
-const root = join(__dirname, "../..");
+const root = REPOSITORY_ROOT;
 const SCANNED = ["src", "sample-app"];
 
-function typeScriptFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name.startsWith(".") ? [] : typeScriptFiles(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
 
 test("no source file compares a secret with ===, !==, == or !=", () => {
   const findings = SCANNED.flatMap((folder) => typeScriptFiles(join(root, folder))).flatMap((file) =>
