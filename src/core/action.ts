@@ -100,9 +100,9 @@ export interface ActionDefinition<Inputs extends ActionInputs | undefined = Acti
    * fails to compile under `implements Action`, as does a misspelt or missing param. A method
    * (its params compared both ways) rather than a property, so that `run` may take more than its
    * inputs: what its middleware adds (see `ActionParams`). Herald always passes the connection
-   * and the abort signal.
+   * and the abort signal. An `async *run` streams its response (core/streaming.ts).
    */
-  run(params: SchemaOutput<(this & { inputs: ActionInputs })["inputs"]>, connection: Connection, abortSignal: AbortSignal): Promise<unknown>;
+  run(params: SchemaOutput<(this & { inputs: ActionInputs })["inputs"]>, connection: Connection, abortSignal: AbortSignal): Promise<unknown> | AsyncIterable<unknown>;
 }
 
 /**

@@ -46,7 +46,7 @@ export interface Action<Inputs extends ActionInputs | undefined = ActionInputs |
  * no `inputs` member for `implements Action` to check against, so the decorator checks it.
  */
 type RunsWith<Options> = abstract new (...args: any[]) => {
-  run(params: ActionParams<Options>, connection: Connection, abortSignal: AbortSignal): Promise<unknown>;
+  run(params: ActionParams<Options>, connection: Connection, abortSignal: AbortSignal): Promise<unknown> | AsyncIterable<unknown>;
 };
 
 export function Action<Options extends ActionOptions>(options: Options): <C extends RunsWith<Options>>(target: C) => void {

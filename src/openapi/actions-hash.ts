@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { isStreamingAction } from "../core/streaming";
 import { actionsOf, ActionSource } from "./action-source";
 import { schemaFingerprint } from "./schema-fingerprint";
 
@@ -17,7 +18,7 @@ export function computeActionsHash(source: ActionSource): string {
     description: action.description ?? null,
     method: action.web ? String(action.web.method).toUpperCase() : null,
     route: action.web ? routeText(action.web.route) : null,
-    streaming: action.web?.streaming === true,
+    streaming: isStreamingAction(action),
     inputs: action.inputs ? schemaFingerprint(action.inputs) : null,
   }));
   const { major, minor, patch } = z.core.version;

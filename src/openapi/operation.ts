@@ -8,6 +8,7 @@ import type {
   SecurityRequirementObject,
 } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
+import { isStreamingAction } from "../core/streaming";
 import { takesFiles } from "../schema/takes-files";
 import { operationErrorResponses } from "./error-responses";
 import type { RoutePath } from "./route-path";
@@ -122,7 +123,7 @@ function requestBody(inputs: PlacedInputs, fields: ObjectFields | undefined, pat
 }
 
 function successResponse(action: ActionDefinition): ResponseObject {
-  if (action.web?.streaming) {
+  if (isStreamingAction(action)) {
     return {
       description: "A stream of Server-Sent Events, one per item the action yields.",
       content: { "text/event-stream": { schema: { type: "string" } } },

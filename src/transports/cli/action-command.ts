@@ -1,7 +1,9 @@
 import type { Argv } from "yargs";
 import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
 import { Connection } from "../../core/connection";
-import { errorBody } from "../../core/error-body";
+import { errorBody, toTypedError } from "../../core/error-body";
+import { toJsonValue } from "../../core/response-encoder";
+import { forEachChunk, isAsyncIterable, isStreamingAction } from "../../core/streaming";
 import type { TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
@@ -12,16 +14,40 @@ export interface CommandOutput {
   exit(code: ExitCode): void;
 }
 
-/** Prints the result as the one JSON document on stdout: `{"response": …}` or `{"error": …}`. */
-export function printResult(
+function printDocument(output: CommandOutput, document: object, pretty: boolean): void {
+  output.write(`${JSON.stringify(document, null, pretty ? 2 : undefined)}\n`);
+}
+
+function printError(output: CommandOutput, server: HeraldServer, error: TypedError, pretty: boolean): ExitCode {
+  printDocument(output, errorBody(error, server.config.production), pretty);
+  return ExitCode.error;
+}
+
+/**
+ * Prints the result as the one JSON document on stdout: `{"response": …}` or `{"error": …}`. A
+ * streaming action's values come first, one `{"chunk": …}` document each, as they are yielded.
+ */
+export async function printResult(
   output: CommandOutput,
   server: HeraldServer,
-  result: { response?: unknown; error?: TypedError },
-  pretty: boolean,
-): ExitCode {
-  const document = result.error ? errorBody(result.error, server.config.production) : { response: result.response };
-  output.write(`${JSON.stringify(document, null, pretty ? 2 : undefined)}\n`);
-  return result.error ? ExitCode.error : ExitCode.success;
+  result: { actionName: string; response?: unknown; error?: TypedError },
+  options: { pretty: boolean; streaming: boolean; signal: AbortSignal },
+): Promise<ExitCode> {
+  const { pretty } = options;
+  if (result.error) return printError(output, server, result.error, pretty);
+  try {
+    if (options.streaming && isAsyncIterable(result.response)) {
+      await forEachChunk(result.response, options.signal, (value) => printDocument(output, { chunk: toJsonValue(result.actionName, value) }, pretty));
+      printDocument(output, { response: null }, pretty);
+    } else {
+      printDocument(output, { response: toJsonValue(result.actionName, result.response) }, pretty);
+    }
+  } catch (thrown) {
+    const error = toTypedError(thrown, server.config.production);
+    server.logger.error({ err: error.cause ?? error, action: result.actionName }, "the response cannot be printed");
+    return printError(output, server, error, pretty);
+  }
+  return ExitCode.success;
 }
 
 export function registerActionCommand(
@@ -41,8 +67,13 @@ export function registerActionCommand(
       let code: ExitCode = ExitCode.error;
       try {
         await server.start();
-        const result = await server.runAction(registered.name, params, new Connection({ type: CONNECTION_TYPE.cli }));
-        code = printResult(output, server, result, Boolean(process.stdout.isTTY));
+        const controller = new AbortController();
+        const result = await server.runAction(registered.name, params, new Connection({ type: CONNECTION_TYPE.cli }), { controller });
+        code = await printResult(output, server, result, {
+          pretty: Boolean(process.stdout.isTTY),
+          streaming: isStreamingAction(registered.action),
+          signal: controller.signal,
+        });
       } finally {
         await server.stop().catch((error: unknown) => server.logger.error({ err: error }, "stop failed"));
       }

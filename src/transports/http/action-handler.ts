@@ -2,6 +2,7 @@ import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
+import { isStreamingAction } from "../../core/streaming";
 import { SessionManager } from "../../sessions/session-manager";
 import type { ActionCall } from "./action-router";
 import { BodyLimits, bodyReaderFor } from "./body";
@@ -34,6 +35,7 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
   const sessions = server.container.resolve(SessionManager);
   const { production } = server.config;
   const logger = server.logger;
+  const streaming = isStreamingAction(entry.action);
   return async (req, res, routeParams) => {
     // An answer may depend on the session or the caller: no cache keeps it, unless the action says otherwise (connection.responseHeaders).
     res.setHeader("Cache-Control", "no-store");
@@ -55,6 +57,7 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
     if (cookie.kind !== "none" && !res.headersSent) res.append("Set-Cookie", cookie.header);
     if (hasAny(connection.responseHeaders) && !res.headersSent && !(result.response instanceof Response)) res.set(connection.responseHeaders);
     const writing = writeResult(res, result, {
+      streaming,
       signal: controller.signal,
       production,
       logger,

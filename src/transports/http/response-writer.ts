@@ -4,27 +4,20 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { ActionResult } from "../../core/dispatcher";
 import { errorBody } from "../../core/error-body";
-import { ErrorType, TypedError } from "../../core/errors";
+import type { TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
+import { encodeResponse } from "../../core/response-encoder";
+import { isAsyncIterable } from "../../core/streaming";
 import { sendJsonText } from "./json-body";
-import { isAsyncIterable, sendEventStream } from "./server-sent-events";
+import { sendEventStream } from "./server-sent-events";
 
 export function sendError(res: ExpressResponse, error: TypedError, production: boolean): Promise<void> | undefined {
   return sendJsonText(res, error.status, JSON.stringify(errorBody(error, production)));
 }
 
-export function sendJson(res: ExpressResponse, value: unknown): Promise<void> | undefined {
-  let text: string;
-  try {
-    text = JSON.stringify(value ?? null);
-  } catch (cause) {
-    throw new TypedError({
-      message: `The action's response cannot be sent as JSON: ${(cause as Error).message}`,
-      type: ErrorType.CONNECTION_SERVER_ERROR,
-      cause,
-    });
-  }
-  return sendJsonText(res, 200, text);
+/** The action's response as JSON; one JSON cannot carry throws the encoder's CONNECTION_SERVER_ERROR. */
+export function sendJson(res: ExpressResponse, actionName: string, value: unknown): Promise<void> | undefined {
+  return sendJsonText(res, 200, encodeResponse(actionName, value));
 }
 
 /** A `Response` as the action built it: its status, headers and streamed body. */
@@ -48,6 +41,8 @@ function discard(value: unknown): void {
 }
 
 export interface WriteContext {
+  /** Whether the action is declared streaming (core/streaming.ts): only then is an async iterable streamed. */
+  streaming: boolean;
   signal: AbortSignal;
   production: boolean;
   logger: Logger;
@@ -67,9 +62,9 @@ export function writeResult(res: ExpressResponse, result: ActionResult, context:
   }
   if (result.error) return sendError(res, result.error, context.production);
   if (value instanceof Response) return sendWebResponse(res, value, context.logger);
-  if (isAsyncIterable(value)) {
+  if (context.streaming && isAsyncIterable(value)) {
     context.onStream();
-    return sendEventStream(res, value, context);
+    return sendEventStream(res, value, { ...context, actionName: result.actionName });
   }
-  return sendJson(res, value);
+  return sendJson(res, result.actionName, value);
 }

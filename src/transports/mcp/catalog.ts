@@ -3,6 +3,7 @@ import { z } from "zod";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE, MCP_RESPONSE_FORMAT } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
+import { cannotStream, isStreamingAction } from "../../core/streaming";
 import { inputJsonSchema } from "../../openapi/json-schema";
 import { toolNameOf, toolTable } from "./tool-names";
 
@@ -16,6 +17,8 @@ export interface ToolEntry {
     _meta?: Record<string, unknown>;
   };
   format: `${MCP_RESPONSE_FORMAT}`;
+  /** Values are sent as progress notifications and the result lists them all (core/streaming.ts). */
+  streaming: boolean;
 }
 
 export interface ResourceEntry {
@@ -76,6 +79,7 @@ export class McpCatalog {
       this.tools.set(name, {
         registered,
         format: action.mcp?.responseFormat ?? MCP_RESPONSE_FORMAT.JSON,
+        streaming: isStreamingAction(action),
         definition: {
           name,
           ...(action.mcp?.title ? { title: action.mcp.title } : {}),
@@ -88,6 +92,12 @@ export class McpCatalog {
     for (const registered of actions) {
       const mcp = registered.action.mcp;
       if (!mcp?.resource && !mcp?.prompt) continue;
+      // A resource read and a prompt get one answer, with no notifications to carry the values before it.
+      if (isStreamingAction(registered.action)) {
+        const what = mcp.resource ? "an MCP resource" : "an MCP prompt";
+        const remedy = mcp.resource ? `set mcp.resource to false, or leave "mcp" out of its transports` : `set mcp.prompt to false, or leave "mcp" out of its transports`;
+        throw cannotStream(registered.action, what, remedy);
+      }
       const fields = inputFields(registered);
       if (mcp.resource) {
         const mimeType = (typeof mcp.resource === "object" && mcp.resource.mimeType) || "application/json";

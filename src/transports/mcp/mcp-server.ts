@@ -15,7 +15,8 @@ import {
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders } from "../../core/connection";
 import { clientGone } from "../../core/client-gone";
-import { errorBody } from "../../core/error-body";
+import { errorBody, toTypedError } from "../../core/error-body";
+import { encodeResponse } from "../../core/response-encoder";
 import type { HeraldServer } from "../../core/server";
 import { shuttingDown } from "../../core/shutting-down";
 import { precomputedCall } from "./auth-precheck";
@@ -79,13 +80,21 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     const entry = catalog.tools.get(request.params.name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"`);
     const precomputed = precomputedCall.getStore();
+    const connection = connectionFor(extra);
     const result =
       precomputed?.toolName === request.params.name
         ? precomputed.result
-        : await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connectionFor(extra), {
+        : await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connection, {
             controller: callController(extra, herald),
           });
-    return toolResult(result, entry.format, production);
+    return toolResult(result, {
+      format: entry.format,
+      production,
+      logger: herald.logger,
+      streaming: entry.streaming,
+      signal: extra.signal,
+      connection,
+    });
   });
 
   mcp.setRequestHandler(ListResourcesRequestSchema, async () => ({
@@ -128,7 +137,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     if (result.error) {
       throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
     }
-    const text = typeof result.response === "string" ? result.response : JSON.stringify(result.response ?? null);
+    const text = typeof result.response === "string" ? result.response : encodeOrRefuse(result.actionName, result.response, production);
     return { contents: [{ uri, mimeType: match.entry.mimeType, text }] };
   });
 
@@ -149,20 +158,30 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     if (result.error) {
       throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
     }
-    return promptResult(result.response, entry.registered.action.description);
+    return promptResult(result.actionName, result.response, entry.registered.action.description, production);
   });
 
   return mcp;
 }
 
 /** A prompt action returns a string, `{ messages }`, or any value (sent as JSON text). */
-function promptResult(response: unknown, description: string | undefined): GetPromptResult {
+function promptResult(actionName: string, response: unknown, description: string | undefined, production: boolean): GetPromptResult {
   const withDescription = description ? { description } : {};
   if (typeof response === "object" && response !== null && Array.isArray((response as { messages?: unknown }).messages)) {
     return { ...withDescription, messages: (response as GetPromptResult).messages };
   }
-  const text = typeof response === "string" ? response : JSON.stringify(response ?? null);
+  const text = typeof response === "string" ? response : encodeOrRefuse(actionName, response, production);
   return { ...withDescription, messages: [{ role: "user", content: { type: "text", text } }] };
+}
+
+/** The response as JSON text; one JSON cannot carry is the request's error, with the core error body. */
+function encodeOrRefuse(actionName: string, response: unknown, production: boolean): string {
+  try {
+    return encodeResponse(actionName, response);
+  } catch (thrown) {
+    const error = toTypedError(thrown, production);
+    throw new McpError(ErrorCode.InternalError, error.message, errorBody(error, production));
+  }
 }
 
 function readVersion(): string {

@@ -1,7 +1,12 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_RESPONSE_FORMAT } from "../../core/constants";
+import type { Connection } from "../../core/connection";
 import type { ActionResult } from "../../core/dispatcher";
-import { errorBody } from "../../core/error-body";
+import { errorBody, toTypedError } from "../../core/error-body";
+import type { TypedError } from "../../core/errors";
+import type { Logger } from "../../core/logger";
+import { toJsonValue } from "../../core/response-encoder";
+import { forEachChunk, isAsyncIterable } from "../../core/streaming";
 import { toMarkdown } from "./markdown";
 
 /** structuredContent must be an object; other values are wrapped so the JSON stays whole. */
@@ -11,23 +16,61 @@ function structured(value: unknown): Record<string, unknown> {
     : { result: value ?? null };
 }
 
-export function toolResult(result: ActionResult, format: `${MCP_RESPONSE_FORMAT}`, production: boolean): CallToolResult {
-  if (result.error) {
-    const body = errorBody(result.error, production);
-    const issues = body.error.issues?.map((issue) => `- ${issue.path.join(".") || "(params)"}: ${issue.message}`);
-    const text = issues?.length ? `${body.error.message}\n${issues.join("\n")}` : body.error.message;
-    return {
-      isError: true,
-      content: [
-        { type: "text", text },
-        { type: "text", text: JSON.stringify(body) },
-      ],
-      structuredContent: body as unknown as Record<string, unknown>,
-    };
+function errorResult(error: TypedError, production: boolean): CallToolResult {
+  const body = errorBody(error, production);
+  const issues = body.error.issues?.map((issue) => `- ${issue.path.join(".") || "(params)"}: ${issue.message}`);
+  const text = issues?.length ? `${body.error.message}\n${issues.join("\n")}` : body.error.message;
+  return {
+    isError: true,
+    content: [
+      { type: "text", text },
+      { type: "text", text: JSON.stringify(body) },
+    ],
+    structuredContent: body as unknown as Record<string, unknown>,
+  };
+}
+
+export interface ToolCallContext {
+  format: `${MCP_RESPONSE_FORMAT}`;
+  production: boolean;
+  logger: Logger;
+  /** Whether the action is declared streaming (core/streaming.ts). */
+  streaming: boolean;
+  signal: AbortSignal;
+  /** Where each streamed value goes as a progress notification, when the caller asked for progress. */
+  connection?: Connection;
+}
+
+/**
+ * A streaming action's values, each sent as a progress notification (its JSON as the message)
+ * when the caller gave a progress token; the tool result is the list of them all.
+ */
+async function collect(actionName: string, source: AsyncIterable<unknown>, context: ToolCallContext): Promise<unknown[]> {
+  const values: unknown[] = [];
+  await forEachChunk(source, context.signal, async (value) => {
+    const encoded = toJsonValue(actionName, value);
+    values.push(encoded);
+    await context.connection?.reportProgress(values.length, undefined, JSON.stringify(encoded));
+  });
+  return values;
+}
+
+export async function toolResult(result: ActionResult, context: ToolCallContext): Promise<CallToolResult> {
+  if (result.error) return errorResult(result.error, context.production);
+  let value: unknown;
+  try {
+    value =
+      context.streaming && isAsyncIterable(result.response)
+        ? await collect(result.actionName, result.response, context)
+        : toJsonValue(result.actionName, result.response);
+  } catch (thrown) {
+    const error = toTypedError(thrown, context.production);
+    context.logger.error({ err: error.cause ?? error, action: result.actionName }, "mcp: the tool result cannot be sent");
+    return errorResult(error, context.production);
   }
-  const text = format === MCP_RESPONSE_FORMAT.MARKDOWN ? toMarkdown(result.response) : JSON.stringify(result.response ?? null);
+  const text = context.format === MCP_RESPONSE_FORMAT.MARKDOWN ? toMarkdown(value) : JSON.stringify(value);
   return {
     content: [{ type: "text", text }],
-    structuredContent: structured(result.response),
+    structuredContent: structured(value),
   };
 }

@@ -2,6 +2,7 @@ import { CONNECTION_TYPE } from "../../core/constants";
 import { Connection } from "../../core/connection";
 import { errorBody } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
+import { toJsonValue } from "../../core/response-encoder";
 import type { HeraldServer } from "../../core/server";
 import type { JobHandler } from "./driver";
 import { JobFailure } from "./job-failure";
@@ -38,6 +39,13 @@ export function jobRunner(server: HeraldServer): JobHandler {
     connection.state.task = state;
     const result = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
     if (result.error) throw new JobFailure(errorBody(result.error, server.config.production).error, isRetryable(result.error));
-    return result.response;
+    try {
+      return toJsonValue(result.actionName, result.response);
+    } catch (thrown) {
+      // The run is done, its effects made: another attempt would make them again to fail the same way.
+      const error = thrown as TypedError;
+      server.logger.error({ err: error.cause ?? error, action: result.actionName }, "task: the result cannot be stored");
+      throw new JobFailure(errorBody(error, server.config.production).error, false);
+    }
   };
 }

@@ -5,6 +5,7 @@ import { warnWithoutPersistence } from "./persistence-warning";
 import { TaskRuntime } from "./runtime";
 import { TaskService } from "./task-service";
 import { TASK_OPERATIONS } from "../../core/task-operations";
+import { cannotStream, isStreamingAction } from "../../core/streaming";
 
 /**
  * Opens the queue driver early (so other initializers can enqueue) and closes it last. In every
@@ -29,6 +30,11 @@ export class TasksInitializer implements Initializer {
    * also says when Redis would lose the queue at its next restart.
    */
   async initialize(): Promise<void> {
+    for (const { action } of this.runtime.taskActions()) {
+      if (isStreamingAction(action)) {
+        throw cannotStream(action, "a background task", 'a job has no caller to stream to; remove its "task", or return a value');
+      }
+    }
     if (!this.runtime.queues().length) return;
     this.server.health.register("queue", async () => (await this.runtime.driver()).ping());
     if (this.runtime.runsWorkers) await warnWithoutPersistence(await this.runtime.driver(), this.server.logger);

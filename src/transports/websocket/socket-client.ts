@@ -5,6 +5,9 @@ import { clientGone } from "../../core/client-gone";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
+import type { ActionRegistry } from "../../core/registry";
+import { encodeResponse } from "../../core/response-encoder";
+import { forEachChunk, isAsyncIterable, isStreamingAction } from "../../core/streaming";
 import type { ChannelSubscription, ChannelSubscriptions } from "../../channels/channel-subscriptions";
 import { checkChannelName } from "../../channels/channel-name";
 import { Session } from "../../sessions/session";
@@ -16,6 +19,7 @@ import { shuttingDown } from "../../core/shutting-down";
 
 export interface SocketClientContext {
   dispatcher: Dispatcher;
+  registry: ActionRegistry;
   channels: ChannelSubscriptions;
   settings: WebSocketSettings;
   production: boolean;
@@ -23,14 +27,6 @@ export interface SocketClientContext {
 }
 
 const clientLeft = () => clientGone("The client closed the socket before the response");
-
-/** Node's global `Response` is a getter that runs on every read: read it once, when first needed. */
-let WebResponse: typeof Response | undefined;
-function isWebResponse(value: unknown): value is Response {
-  if (typeof value !== "object" || value === null) return false;
-  WebResponse ??= Response;
-  return value instanceof WebResponse;
-}
 
 /**
  * One open socket: reads client messages, runs actions (many at once, each answered when it
@@ -190,7 +186,12 @@ export class SocketClient {
       const reload = this.inFlight.size === 1 ? this.reloadSession() : undefined;
       if (reload) await reload;
       const result = await this.context.dispatcher.run(action, params, this.connection, { controller });
-      if (this.inFlight.has(controller)) this.reply(messageId, result);
+      if (!this.inFlight.has(controller)) return;
+      if (!result.error && isAsyncIterable(result.response) && this.streams(result.actionName)) {
+        await this.stream(messageId, result.actionName, result.response, controller);
+      } else {
+        this.reply(messageId, result);
+      }
     } catch (error) {
       this.context.logger.error({ err: error, action }, "websocket: could not answer an action");
       // The caller still gets an answer to its messageId, so it never waits for one forever.
@@ -217,27 +218,52 @@ export class SocketClient {
     return session.reload().catch(() => undefined);
   }
 
+  private streams(actionName: string): boolean {
+    const registered = this.context.registry.get(actionName);
+    return registered !== undefined && isStreamingAction(registered.action);
+  }
+
   private reply(messageId: MessageId, result: ActionResult): void {
     if (result.error) return this.sendError(messageId, result.error);
-    if (isWebResponse(result.response)) {
-      const error = new TypedError({
-        message: `Action "${result.actionName}" answers with an HTTP Response, which a WebSocket cannot carry`,
-        type: ErrorType.CONNECTION_SERVER_ERROR,
-      });
-      return this.sendError(messageId, error);
-    }
     let text: string;
     try {
-      text = JSON.stringify({ messageId, response: result.response ?? null });
-    } catch (cause) {
-      const error = new TypedError({
-        message: `The response of "${result.actionName}" is not JSON-serializable: ${(cause as Error).message}`,
-        type: ErrorType.CONNECTION_SERVER_ERROR,
-        cause,
-      });
-      return this.sendError(messageId, error);
+      text = `{"messageId":${JSON.stringify(messageId)},"response":${encodeResponse(result.actionName, result.response)}}`;
+    } catch (error) {
+      return this.failedEncoding(messageId, result.actionName, error as TypedError);
     }
     this.send(text);
+  }
+
+  /**
+   * A streaming action's values, each as `{ messageId, chunk }`, each sent before the next is read;
+   * then `{ messageId, response: null }`, or the error, as the one answer every call gets. The call
+   * stays in flight meanwhile, so closing the socket or shutting down ends the stream.
+   */
+  private async stream(messageId: MessageId, actionName: string, source: AsyncIterable<unknown>, controller: AbortController): Promise<void> {
+    const prefix = `{"messageId":${JSON.stringify(messageId)},"chunk":`;
+    try {
+      const ended = await forEachChunk(source, controller.signal, (value) => this.sendInOrder(`${prefix}${encodeResponse(actionName, value)}}`));
+      if (ended && this.inFlight.has(controller)) this.send(`{"messageId":${JSON.stringify(messageId)},"response":null}`);
+    } catch (thrown) {
+      if (!this.inFlight.has(controller)) return;
+      const error = toTypedError(thrown, this.context.production);
+      this.context.logger.warn({ err: error.cause ?? error, type: error.type, action: actionName }, "websocket: stream failed");
+      this.sendError(messageId, error);
+    }
+  }
+
+  private failedEncoding(messageId: MessageId, actionName: string, error: TypedError): void {
+    this.context.logger.error({ err: error.cause ?? error, action: actionName }, "websocket: the response cannot be sent");
+    this.sendError(messageId, error);
+  }
+
+  /** Sends, and resolves once the text is handed to the network: a stream goes no faster than the socket. */
+  private sendInOrder(text: string): Promise<void> {
+    if (this.socket.readyState !== WebSocket.OPEN) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.send(text, () => resolve());
+      if (this.socket.readyState !== WebSocket.OPEN) resolve();
+    });
   }
 
   /** Subscribes the socket to `channel`; resolves with the reply's body, or throws the refusal. */
@@ -307,7 +333,7 @@ export class SocketClient {
   }
 
   /** Writes to the socket, unless the client has stopped reading: then its socket is closed instead. */
-  private send(text: string): void {
+  private send(text: string, sent?: () => void): void {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     if (this.socket.bufferedAmount > this.context.settings.maxBuffered) {
       this.context.logger.warn(
@@ -317,6 +343,6 @@ export class SocketClient {
       this.socket.close(WS_CLOSE_CODE.slowReader, "Send buffer limit exceeded");
       return;
     }
-    this.socket.send(text);
+    this.socket.send(text, sent);
   }
 }
