@@ -6,6 +6,7 @@ import type { TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { flagsFromInputs } from "./flags";
+import { knownNames, unknownArgumentsError } from "./unknown-arguments";
 
 export interface CommandOutput {
   write(text: string): void;
@@ -31,11 +32,24 @@ export function registerActionCommand(
   output: CommandOutput,
 ): void {
   const flags = flagsFromInputs(registered.action.inputs);
+  let known: ReadonlySet<string> = new Set();
   program.command(
     registered.name,
     registered.action.description ?? `Run the ${registered.name} action`,
-    (command) => command.options(flags),
+    (command) => {
+      command
+        .options(flags)
+        // The action's schema checks the flags; yargs' own types and strictness would check them first, differently.
+        .strict(false)
+        .parserConfiguration({ "camel-case-expansion": false, "parse-numbers": false });
+      // The flags' descriptions carry their types (flagsFromInputs); @types/yargs lacks this method.
+      (command as Argv & { usageConfiguration(config: { "hide-types": boolean }): Argv }).usageConfiguration({ "hide-types": true });
+      known = knownNames(command);
+      return command;
+    },
     async (argv) => {
+      const refused = unknownArgumentsError(argv, known, registered.name);
+      if (refused) throw refused;
       const params: Record<string, unknown> = Object.create(null);
       for (const field of Object.keys(flags)) if (argv[field] !== undefined) params[field] = argv[field];
       let code: ExitCode = ExitCode.error;
