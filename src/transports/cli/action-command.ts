@@ -32,7 +32,6 @@ export function registerActionCommand(
   output: CommandOutput,
 ): void {
   const flags = flagsFromInputs(registered.action.inputs);
-  let known: ReadonlySet<string> = new Set();
   program.command(
     registered.name,
     registered.action.description ?? `Run the ${registered.name} action`,
@@ -44,12 +43,15 @@ export function registerActionCommand(
         .parserConfiguration({ "camel-case-expansion": false, "parse-numbers": false });
       // The flags' descriptions carry their types (flagsFromInputs); @types/yargs lacks this method.
       (command as Argv & { usageConfiguration(config: { "hide-types": boolean }): Argv }).usageConfiguration({ "hide-types": true });
-      known = knownNames(command);
+      const known = knownNames(command);
+      // Before yargs' own checks, which trip over a flag named after an Object member (--constructor.x).
+      command.middleware((argv) => {
+        const refused = unknownArgumentsError(argv, known, registered.name);
+        if (refused) throw refused;
+      }, true);
       return command;
     },
     async (argv) => {
-      const refused = unknownArgumentsError(argv, known, registered.name);
-      if (refused) throw refused;
       const params: Record<string, unknown> = Object.create(null);
       for (const field of Object.keys(flags)) if (argv[field] !== undefined) params[field] = argv[field];
       let code: ExitCode = ExitCode.error;

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import WebSocket from "ws";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorStatusCodes, ErrorType, TaskService } from "herald";
+import { errorBody, ErrorStatusCodes, ErrorType, isTypedError, TaskService } from "herald";
 import { HOOK_TIMEOUT, serverUrl, testServer, waitFor } from "herald/testing";
+import { TaskRuntime } from "../../../src/transports/tasks/runtime";
 
 /**
  * One action call over each of Herald's transports, as their real clients make it, reduced to
@@ -101,15 +102,24 @@ export async function overWebSocket(action: string, params: Record<string, unkno
   }
 }
 
-/** The real `herald` executable, from the repository root, where package.json's "herald.app" names sample-app. */
-export async function overCli(action: string, params: Record<string, unknown>, caller: Caller, env: NodeJS.ProcessEnv): Promise<Outcome> {
+/**
+ * The real `herald` executable, run in `cwd`: by default the repository root, where package.json's
+ * "herald.app" names sample-app.
+ */
+export async function overCli(
+  action: string,
+  params: Record<string, unknown>,
+  caller: Caller,
+  env: NodeJS.ProcessEnv,
+  cwd: string = REPO_ROOT,
+): Promise<Outcome> {
   if (caller.cookie || caller.headers) throw new Error("The CLI sends no cookie and no headers: leave the caller empty");
   const flags = Object.entries(params).flatMap(([key, value]) => [`--${key}`, String(value)]);
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       [HERALD_BIN, action, ...flags, "-q"],
-      { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: "test", ...env }, timeout: HOOK_TIMEOUT },
+      { cwd, env: { ...process.env, NODE_ENV: "test", ...env }, timeout: HOOK_TIMEOUT },
       (error, out, err) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout: out, stderr: err }),
     );
   });
@@ -123,15 +133,45 @@ export async function overCli(action: string, params: Record<string, unknown>, c
   return outcome(body);
 }
 
-/** Queued with TaskService and run by a worker of the test server; the job's stored result or error. */
-export async function asTask(action: string, params: Record<string, unknown>): Promise<Outcome> {
+function taskQueue(action: string): string {
   const queue = testServer().registry.get(action)?.action.task?.queue;
   if (!queue) throw new Error(`${action} is not a task`);
+  return queue;
+}
+
+/** Waits for a job a worker of the test server runs; its stored result or error. */
+async function jobOutcome(queue: string, jobId: string): Promise<Outcome> {
   const tasks = testServer().container.resolve(TaskService);
-  const jobId = await tasks.enqueue(action, params, { retries: 0 });
   await waitFor(async () => ["succeeded", "failed"].includes((await tasks.getJob(queue, jobId))?.status ?? ""), { timeout: HOOK_TIMEOUT });
   const job = (await tasks.getJob(queue, jobId))!;
   return outcome(job.status === "succeeded" ? { response: job.result } : { error: job.error as unknown as Record<string, unknown> });
+}
+
+/**
+ * Queued with TaskService and run by a worker of the test server; the job's stored result or
+ * error, or, when TaskService refuses the params before queueing, the body of that refusal.
+ */
+export async function asTask(action: string, params: Record<string, unknown>): Promise<Outcome> {
+  const queue = taskQueue(action);
+  let jobId: string;
+  try {
+    jobId = await testServer().container.resolve(TaskService).enqueue(action, params, { retries: 0 });
+  } catch (thrown) {
+    if (!isTypedError(thrown)) throw thrown;
+    return outcome(errorBody(thrown, false));
+  }
+  return jobOutcome(queue, jobId);
+}
+
+/**
+ * Queued straight through the queue driver, as a job queued by another release of the app or by
+ * hand would be, so that nothing checks the params before the worker's dispatcher does.
+ */
+export async function asUncheckedJob(action: string, params: Record<string, unknown>): Promise<Outcome> {
+  const queue = taskQueue(action);
+  const driver = await testServer().container.resolve(TaskRuntime).driver();
+  const [jobId] = await driver.enqueue(queue, [{ payload: { action, params }, retries: 0, backoff: { strategy: "fixed", delayMs: 0 } }]);
+  return jobOutcome(queue, jobId!);
 }
 
 /** The MCP SDK's client over Streamable HTTP at /mcp; the tool is the action's name with `-` for `:`. */
