@@ -49,6 +49,15 @@ function outcome(body: { response?: unknown; error?: Record<string, unknown> }):
   return { response: normalizeTimestamps(body.response) };
 }
 
+/**
+ * A query string and a command line carry text only: the value an error echoes is the text of the
+ * number sent, put back as the number for the comparison.
+ */
+function echoAsSent(error: { key?: string; value?: unknown }, params: Record<string, unknown>): void {
+  const sent = error.key === undefined ? undefined : params[error.key];
+  if (typeof error.value === "string" && typeof sent !== "string" && String(sent) === error.value) error.value = sent;
+}
+
 export async function overHttp(action: string, params: Record<string, unknown>, caller: Caller): Promise<Outcome> {
   const web = testServer().registry.get(action)?.action.web;
   if (!web || typeof web.route !== "string") throw new Error(`${action} has no HTTP route`);
@@ -73,9 +82,7 @@ export async function overHttp(action: string, params: Record<string, unknown>, 
   // The status goes with the body: 200 for a response, the error type's status for an error.
   expect(response.status).toBe(body.error ? ErrorStatusCodes[body.error.type] : 200);
   if (!body.error) return outcome({ response: body });
-  // A query string carries text only: the value echoed back is the text of the number sent.
-  const sent = body.error.key === undefined ? undefined : params[body.error.key];
-  if (inQuery && typeof body.error.value === "string" && typeof sent !== "string" && String(sent) === body.error.value) body.error.value = sent;
+  if (inQuery) echoAsSent(body.error, params);
   return outcome(body as { error: Record<string, unknown> });
 }
 
@@ -130,6 +137,7 @@ export async function overCli(
     throw new Error(`herald ${action} printed no JSON (exit ${code}):\n${stdout}\n${stderr}`);
   }
   expect(code).toBe(body.error ? 1 : 0);
+  if (body.error) echoAsSent(body.error, params);
   return outcome(body);
 }
 
