@@ -5,8 +5,8 @@ import { errorBody } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
+import { declareActionFlags } from "./action-flags";
 import { flagsFromInputs } from "./flags";
-import { knownNames, unknownArgumentsError } from "./unknown-arguments";
 
 export interface CommandOutput {
   write(text: string): void;
@@ -35,22 +35,7 @@ export function registerActionCommand(
   program.command(
     registered.name,
     registered.action.description ?? `Run the ${registered.name} action`,
-    (command) => {
-      command
-        .options(flags)
-        // The action's schema checks the flags; yargs' own types and strictness would check them first, differently.
-        .strict(false)
-        .parserConfiguration({ "camel-case-expansion": false, "parse-numbers": false });
-      // The flags' descriptions carry their types (flagsFromInputs); @types/yargs lacks this method.
-      (command as Argv & { usageConfiguration(config: { "hide-types": boolean }): Argv }).usageConfiguration({ "hide-types": true });
-      const known = knownNames(command);
-      // Before yargs' own checks, which trip over a flag named after an Object member (--constructor.x).
-      command.middleware((argv) => {
-        const refused = unknownArgumentsError(argv, known, registered.name);
-        if (refused) throw refused;
-      }, true);
-      return command;
-    },
+    (command) => declareActionFlags(command, flags, registered.name),
     async (argv) => {
       const params: Record<string, unknown> = Object.create(null);
       for (const field of Object.keys(flags)) if (argv[field] !== undefined) params[field] = argv[field];

@@ -89,10 +89,10 @@ export function flagsFromInputs(inputs: z.ZodType | undefined): Record<string, O
     const def = definitionOf(base);
     let describe = description ?? "";
     if (isSecret(fieldSchema)) describe = `${describe} (secret)`.trim();
-    // No yargs type for a boolean: it would read any value but "true" as false.
     const option: Options = {};
     let type = "string";
     let choices: readonly unknown[] | undefined;
+    // No yargs type for a boolean: yargs would read any value but "true" as false.
     if (isBooleanLike(base)) type = "boolean";
     else {
       option.type = "string";
