@@ -7,6 +7,7 @@ import { forEachChunk, isAsyncIterable, isStreamingAction } from "../../core/str
 import type { TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
+import { declareActionFlags } from "./action-flags";
 import { flagsFromInputs } from "./flags";
 
 export interface CommandOutput {
@@ -60,7 +61,7 @@ export function registerActionCommand(
   program.command(
     registered.name,
     registered.action.description ?? `Run the ${registered.name} action`,
-    (command) => command.options(flags),
+    (command) => declareActionFlags(command, flags, registered.name),
     async (argv) => {
       const params: Record<string, unknown> = Object.create(null);
       for (const field of Object.keys(flags)) if (argv[field] !== undefined) params[field] = argv[field];

@@ -54,9 +54,32 @@ function parseJsonFlag(text: unknown): unknown {
   }
 }
 
+/** A value as yargs' help prints choices and defaults. */
+function shown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  return String(value);
+}
+
 /**
- * One yargs option per field of an action's `inputs`. yargs only shapes the flags; the values
- * still go through the action's own schema in the dispatcher, like on every other transport.
+ * The help's `[type] [required] [choices: …] [default: …]`, written into the description: yargs
+ * would print them only for options it also enforces, and here the action's schema enforces them.
+ */
+function helpText(description: string, type: string, required: boolean, choices: readonly unknown[] | undefined, defaultValue: unknown): string {
+  const extras = [
+    `[${type}]`,
+    required ? "[required]" : undefined,
+    choices ? `[choices: ${choices.map(shown).join(", ")}]` : undefined,
+    defaultValue !== undefined ? `[default: ${shown(defaultValue)}]` : undefined,
+  ].filter(Boolean);
+  return [description, extras.join(" ")].filter(Boolean).join("  ");
+}
+
+/**
+ * One yargs option per field of an action's `inputs`. yargs only turns the command line into
+ * raw values, as a query string carries them: text (JSON for object fields), an array for an
+ * array field, true for a bare `--flag` and false for `--no-flag`. It checks nothing: the action's
+ * schema in the dispatcher does, as on every other transport, and the help only describes it.
  */
 export function flagsFromInputs(inputs: z.ZodType | undefined): Record<string, Options> {
   const flags: Record<string, Options> = {};
@@ -64,23 +87,26 @@ export function flagsFromInputs(inputs: z.ZodType | undefined): Record<string, O
   for (const [field, fieldSchema] of Object.entries(inputs.shape as Record<string, z.ZodType>)) {
     const { base, optional, defaultValue, description } = unwrap(fieldSchema);
     const def = definitionOf(base);
-    const option: Options = { demandOption: !optional, describe: description ?? "" };
-    if (isSecret(fieldSchema)) option.describe = `${option.describe} (secret)`.trim();
-    if (defaultValue !== undefined) option.default = defaultValue;
-    if (isBooleanLike(base)) option.type = "boolean";
-    else if (def.type === "number" || def.type === "int" || def.type === "bigint") option.type = "number";
-    else if (def.type === "enum") {
+    let describe = description ?? "";
+    if (isSecret(fieldSchema)) describe = `${describe} (secret)`.trim();
+    const option: Options = {};
+    let type = "string";
+    let choices: readonly unknown[] | undefined;
+    // No yargs type for a boolean: yargs would read any value but "true" as false.
+    if (isBooleanLike(base)) type = "boolean";
+    else {
       option.type = "string";
-      option.choices = Object.values(def.entries as Record<string, string | number>);
-    } else if (def.type === "array") {
-      const element = unwrap(def.element as z.ZodType);
-      option.type = definitionOf(element.base).type === "number" ? "number" : "string";
-      option.array = true;
-    } else if (def.type === "object" || def.type === "record") {
-      option.type = "string";
-      option.coerce = parseJsonFlag;
-      option.describe = `${option.describe} (JSON)`.trim();
-    } else option.type = "string";
+      if (def.type === "number" || def.type === "int" || def.type === "bigint") type = "number";
+      else if (def.type === "enum") choices = Object.values(def.entries as Record<string, string | number>);
+      else if (def.type === "array") {
+        type = "array";
+        option.array = true;
+      } else if (def.type === "object" || def.type === "record") {
+        option.coerce = parseJsonFlag;
+        describe = `${describe} (JSON)`.trim();
+      }
+    }
+    option.describe = helpText(describe, type, !optional, choices, defaultValue);
     flags[field] = option;
   }
   return flags;

@@ -37,12 +37,6 @@ const defaultOutput: CommandOutput = {
   },
 };
 
-function usageErrorType(message: string): ErrorType {
-  return /^Missing required argument/.test(message)
-    ? ErrorType.CONNECTION_ACTION_PARAM_REQUIRED
-    : ErrorType.CONNECTION_ACTION_PARAM_VALIDATION;
-}
-
 function wantsQuiet(argv: readonly string[]): boolean {
   return argv.includes("-q") || argv.includes("--quiet");
 }
@@ -139,7 +133,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
       // yargs goes on to run the handler unless the failure throws.
       if (error) throw error;
       const word = firstCommandWord(argv);
-      if (/^Unknown arguments?:/.test(message) && word !== undefined && !commands.has(word)) {
+      if (word !== undefined && !commands.has(word)) {
         throw new TypedError({
           message: `Unknown command "${word}": ${unknownCommandHint}`,
           type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
@@ -147,7 +141,8 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
           value: word,
         });
       }
-      throw new TypedError({ message: `${message}. Run with --help for usage.`, type: usageErrorType(message) });
+      // Only a framework command gets here: an action's flags are checked by its schema in the dispatcher.
+      throw new TypedError({ message: `${message}. Run with --help for usage.`, type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION });
     });
 }
 

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import WebSocket from "ws";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorStatusCodes, ErrorType, TaskService } from "herald";
+import { errorBody, ErrorStatusCodes, ErrorType, isTypedError, TaskService } from "herald";
 import { HOOK_TIMEOUT, serverUrl, testServer, waitFor } from "herald/testing";
+import { TaskRuntime } from "../../../src/transports/tasks/runtime";
 
 /**
  * One action call over each of Herald's transports, as their real clients make it, reduced to
@@ -48,6 +49,15 @@ function outcome(body: { response?: unknown; error?: Record<string, unknown> }):
   return { response: normalizeTimestamps(body.response) };
 }
 
+/**
+ * A query string and a command line carry text only: the value an error echoes is the text of the
+ * number sent, put back as the number for the comparison.
+ */
+function echoAsSent(error: { key?: string; value?: unknown }, params: Record<string, unknown>): void {
+  const sent = error.key === undefined ? undefined : params[error.key];
+  if (typeof error.value === "string" && typeof sent !== "string" && String(sent) === error.value) error.value = sent;
+}
+
 export async function overHttp(action: string, params: Record<string, unknown>, caller: Caller): Promise<Outcome> {
   const web = testServer().registry.get(action)?.action.web;
   if (!web || typeof web.route !== "string") throw new Error(`${action} has no HTTP route`);
@@ -72,9 +82,7 @@ export async function overHttp(action: string, params: Record<string, unknown>, 
   // The status goes with the body: 200 for a response, the error type's status for an error.
   expect(response.status).toBe(body.error ? ErrorStatusCodes[body.error.type] : 200);
   if (!body.error) return outcome({ response: body });
-  // A query string carries text only: the value echoed back is the text of the number sent.
-  const sent = body.error.key === undefined ? undefined : params[body.error.key];
-  if (inQuery && typeof body.error.value === "string" && typeof sent !== "string" && String(sent) === body.error.value) body.error.value = sent;
+  if (inQuery) echoAsSent(body.error, params);
   return outcome(body as { error: Record<string, unknown> });
 }
 
@@ -101,15 +109,24 @@ export async function overWebSocket(action: string, params: Record<string, unkno
   }
 }
 
-/** The real `herald` executable, from the repository root, where package.json's "herald.app" names sample-app. */
-export async function overCli(action: string, params: Record<string, unknown>, caller: Caller, env: NodeJS.ProcessEnv): Promise<Outcome> {
+/**
+ * The real `herald` executable, run in `cwd`: by default the repository root, where package.json's
+ * "herald.app" names sample-app.
+ */
+export async function overCli(
+  action: string,
+  params: Record<string, unknown>,
+  caller: Caller,
+  env: NodeJS.ProcessEnv,
+  cwd: string = REPO_ROOT,
+): Promise<Outcome> {
   if (caller.cookie || caller.headers) throw new Error("The CLI sends no cookie and no headers: leave the caller empty");
   const flags = Object.entries(params).flatMap(([key, value]) => [`--${key}`, String(value)]);
   const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       [HERALD_BIN, action, ...flags, "-q"],
-      { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: "test", ...env }, timeout: HOOK_TIMEOUT },
+      { cwd, env: { ...process.env, NODE_ENV: "test", ...env }, timeout: HOOK_TIMEOUT },
       (error, out, err) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout: out, stderr: err }),
     );
   });
@@ -120,18 +137,49 @@ export async function overCli(action: string, params: Record<string, unknown>, c
     throw new Error(`herald ${action} printed no JSON (exit ${code}):\n${stdout}\n${stderr}`);
   }
   expect(code).toBe(body.error ? 1 : 0);
+  if (body.error) echoAsSent(body.error, params);
   return outcome(body);
 }
 
-/** Queued with TaskService and run by a worker of the test server; the job's stored result or error. */
-export async function asTask(action: string, params: Record<string, unknown>): Promise<Outcome> {
+function taskQueue(action: string): string {
   const queue = testServer().registry.get(action)?.action.task?.queue;
   if (!queue) throw new Error(`${action} is not a task`);
+  return queue;
+}
+
+/** Waits for a job a worker of the test server runs; its stored result or error. */
+async function jobOutcome(queue: string, jobId: string): Promise<Outcome> {
   const tasks = testServer().container.resolve(TaskService);
-  const jobId = await tasks.enqueue(action, params, { retries: 0 });
   await waitFor(async () => ["succeeded", "failed"].includes((await tasks.getJob(queue, jobId))?.status ?? ""), { timeout: HOOK_TIMEOUT });
   const job = (await tasks.getJob(queue, jobId))!;
   return outcome(job.status === "succeeded" ? { response: job.result } : { error: job.error as unknown as Record<string, unknown> });
+}
+
+/**
+ * Queued with TaskService and run by a worker of the test server; the job's stored result or
+ * error, or, when TaskService refuses the params before queueing, the body of that refusal.
+ */
+export async function asTask(action: string, params: Record<string, unknown>): Promise<Outcome> {
+  const queue = taskQueue(action);
+  let jobId: string;
+  try {
+    jobId = await testServer().container.resolve(TaskService).enqueue(action, params, { retries: 0 });
+  } catch (thrown) {
+    if (!isTypedError(thrown)) throw thrown;
+    return outcome(errorBody(thrown, false));
+  }
+  return jobOutcome(queue, jobId);
+}
+
+/**
+ * Queued straight through the queue driver, as a job queued by another release of the app or by
+ * hand would be, so that nothing checks the params before the worker's dispatcher does.
+ */
+export async function asUncheckedJob(action: string, params: Record<string, unknown>): Promise<Outcome> {
+  const queue = taskQueue(action);
+  const driver = await testServer().container.resolve(TaskRuntime).driver();
+  const [jobId] = await driver.enqueue(queue, [{ payload: { action, params }, retries: 0, backoff: { strategy: "fixed", delayMs: 0 } }]);
+  return jobOutcome(queue, jobId!);
 }
 
 /** The MCP SDK's client over Streamable HTTP at /mcp; the tool is the action's name with `-` for `:`. */

@@ -75,7 +75,7 @@ const extraArgument: fc.Arbitrary<string> = fc.oneof(
 export const hostileArgv: fc.Arbitrary<string[]> = fc
   .tuple(
     hostileCall,
-    // Mostly none: under yargs' strict mode any unknown flag fails the run before the action's schema sees the values.
+    // Mostly none: any unknown flag fails the run before the action's schema sees the values.
     fc.oneof({ weight: 2, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(extraArgument, { minLength: 1, maxLength: 3 }) }),
     fc.nat(),
   )

@@ -25,17 +25,60 @@ test("a validation error is the error body on stdout and exit code 1", async () 
   expect(body.error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", key: "who" });
 });
 
-test("a required flag is enforced before boot", async () => {
+test("a missing required flag is the error every transport gives: type, key and issues from the action's schema", async () => {
   const run = await herald(["greet:say", "-q"], { cwd });
   expect(run.code).toBe(1);
-  expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED" });
-  expect(run.stderr).toContain("Missing required argument: who");
+  expect(JSON.parse(run.stdout).error).toMatchObject({
+    type: "CONNECTION_ACTION_PARAM_REQUIRED",
+    key: "who",
+    issues: [{ path: ["who"], code: "invalid_type" }],
+  });
 });
 
-test("enum fields are choices", async () => {
+test("an enum flag outside its choices is refused by the schema, with key and issues", async () => {
   const run = await herald(["greet:say", "--who", "Bob", "--mood", "angry", "-q"], { cwd });
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain('Choices: "happy", "sad"');
+  expect(JSON.parse(run.stdout).error).toMatchObject({
+    type: "CONNECTION_ACTION_PARAM_VALIDATION",
+    key: "mood",
+    value: "angry",
+    issues: [{ path: ["mood"], code: "invalid_value" }],
+  });
+});
+
+test("flags reach the schema as text, as a query string does: a number flag that is not a number echoes the text", async () => {
+  const run = await herald(["greet:say", "--who", "Bob", "--times", "abc", "-q"], { cwd });
+  expect(run.code).toBe(1);
+  expect(JSON.parse(run.stdout).error).toMatchObject({
+    type: "CONNECTION_ACTION_PARAM_VALIDATION",
+    key: "times",
+    value: "abc",
+    issues: [{ path: ["times"], code: "invalid_type" }],
+  });
+});
+
+test("a bare boolean flag is true and --no-flag false; a value written after it is text for the schema", async () => {
+  const negated = await herald(["greet:say", "--who", "Bob", "--no-loud", "-q"], { cwd });
+  expect(JSON.parse(negated.stdout)).toEqual({ response: { text: "Hello, Bob!", mood: null, tags: [] } });
+  const written = await herald(["greet:say", "--who", "Bob", "--loud=false", "-q"], { cwd });
+  expect(written.code).toBe(1);
+  expect(JSON.parse(written.stdout).error).toMatchObject({
+    type: "CONNECTION_ACTION_PARAM_VALIDATION",
+    key: "loud",
+    value: "false",
+    issues: [{ path: ["loud"], code: "invalid_type" }],
+  });
+});
+
+test("an unknown flag is refused before boot, as a typed error naming it", async () => {
+  const run = await herald(["greet:say", "--who", "Bob", "--tims", "3", "-q"], { cwd });
+  expect(run.code).toBe(1);
+  expect(JSON.parse(run.stdout).error).toMatchObject({
+    type: "CONNECTION_ACTION_PARAM_VALIDATION",
+    key: "tims",
+    issues: [{ path: [], code: "unrecognized_keys" }],
+  });
+  expect(run.stderr).toContain('Unknown flag --tims: "herald greet:say --help" lists its flags');
 });
 
 test("a TypedError from run is the error body and exit code 1", async () => {
@@ -51,6 +94,9 @@ test("--help on an action lists its params with descriptions and defaults", asyn
   expect(run.stdout).toMatch(/--who\s+Whom to greet\s+\[string\] \[required\]/);
   expect(run.stdout).toMatch(/--times\s+How many times\s+\[number\] \[default: 1\]/);
   expect(run.stdout).toMatch(/--token\s+\(secret\)/);
+  expect(run.stdout).toMatch(/--loud\s+Shout it\s+\[boolean\]/);
+  expect(run.stdout).toMatch(/--mood\s+\[string\] \[choices: "happy", "sad"\]/);
+  expect(run.stdout).toMatch(/--tags\s+\[array\]/);
 });
 
 test("actions lists every action with its transports", async () => {
