@@ -33,7 +33,6 @@ export type {
 export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware, MiddlewareSecurity } from "./core/middleware";
 export { Connection } from "./core/connection";
 export type { ConnectionInit, ConnectionSession, ProgressReporter } from "./core/connection";
-export { flattenHeaders } from "./core/connection";
 export { ActionRegistry, ACTION_NAME_PATTERN } from "./core/registry";
 export type { RegisteredAction } from "./core/registry";
 export { Dispatcher } from "./core/dispatcher";
@@ -71,35 +70,29 @@ export { zIdOrModel } from "./schema/id-or-model";
 export type { IdOrModelOptions } from "./schema/id-or-model";
 export { registerDataSource, dataSourceFor } from "./schema/data-sources";
 
-export { SessionStore, SESSION_STORE_TOKEN, encodeSessionData, decodeSessionData } from "./sessions/session-store";
+export { SessionStore, SESSION_STORE_TOKEN } from "./sessions/session-store";
 export type { SessionData } from "./sessions/session-store";
 export { MemorySessionStore } from "./sessions/memory-store";
 export type { MemorySessionStoreOptions } from "./sessions/memory-store";
 export { RedisSessionStore } from "./sessions/redis-store";
 export type { RedisSessionStoreOptions } from "./sessions/redis-store";
-export { Session, generateSessionId } from "./sessions/session";
+export { Session } from "./sessions/session";
 export type { SessionIdChange } from "./sessions/session";
 export { SessionManager } from "./sessions/session-manager";
 export type { SessionCookieChange, SessionManagerOptions } from "./sessions/session-manager";
-export { SessionCookie, signSessionId, unsignSessionId } from "./sessions/session-cookie";
-export type { SessionCookieOptions } from "./sessions/session-cookie";
-export { readSessionCookieName, readSessionSettings } from "./sessions/session-settings";
+export { signSessionId, unsignSessionId } from "./sessions/session-cookie";
 export { sessionCookieSecurity, SESSION_SECURITY_NAME } from "./sessions/session-security";
-export type { SessionSettings } from "./sessions/session-settings";
-export { SessionsInitializer } from "./sessions/sessions-initializer";
 
 export { TaskService } from "./transports/tasks/task-service";
 export type { EnqueueOptions, FanOutOptions } from "./transports/tasks/task-service";
 export type { Backoff, FanOutProgress, JobError, JobInfo, JobStatus, QueueDriver, QueueStats } from "./transports/tasks/driver";
 export type { TaskJobState } from "./transports/tasks/job-runner";
-export { TasksInitializer } from "./transports/tasks/tasks-initializer";
-export { TaskWorkersInitializer } from "./transports/tasks/task-workers-initializer";
 
 export { generateOpenApiSchemas } from "./openapi/json-schema";
 export type { JSONSchema } from "./openapi/json-schema";
 export { computeActionsHash } from "./openapi/actions-hash";
 export { writeSchemasCache, loadCachedSchemas, openApiCachePath, OPENAPI_CACHE_FILE } from "./openapi/schema-cache";
-export { buildOpenApiDocument, UNLISTED_ROUTES_EXTENSION } from "./openapi/document";
+export { buildOpenApiDocument } from "./openapi/document";
 export type { OpenApiDocumentOptions } from "./openapi/document";
 export type { ActionSource } from "./openapi/action-source";
 export { errorBodySchema } from "./openapi/error-body-schema";
@@ -116,19 +109,11 @@ export type {
 } from "./transports/cli/generate/plugin-generator";
 export type { GeneratedNames, NameShape } from "./transports/cli/generate/names";
 
-export { Channel, isChannelLike } from "./channels/channel";
+export { Channel } from "./channels/channel";
 export type { ChannelDefinition, ChannelMiddleware, ChannelMiddlewareReference } from "./channels/channel";
-export { checkChannelName } from "./channels/channel-name";
-export { encodeChannelEvent, decodeChannelEvent } from "./channels/channel-event";
 export type { ChannelEvent, ChannelMessageEvent, ChannelPresenceEvent } from "./channels/channel-event";
-export { ChannelRegistry } from "./channels/channel-registry";
-export type { RegisteredChannel } from "./channels/channel-registry";
 export { ChannelPublisher } from "./channels/channel-publisher";
 export { ChannelPresence } from "./channels/channel-presence";
-export { ChannelBroker } from "./channels/channel-broker";
-export type { ChannelListener } from "./channels/channel-broker";
-export { ChannelSubscriptions } from "./channels/channel-subscriptions";
-export type { ChannelSubscription } from "./channels/channel-subscriptions";
 export { PubSubDriver, PUBSUB_DRIVER_TOKEN } from "./channels/pubsub-driver";
 export type { PubSubHandler } from "./channels/pubsub-driver";
 export { InProcessPubSub } from "./channels/in-process-pubsub";
@@ -139,9 +124,6 @@ export type { PresenceDeparture, PresenceEntry } from "./channels/presence-store
 export { InProcessPresenceStore } from "./channels/in-process-presence-store";
 export { RedisPresenceStore } from "./channels/redis-presence-store";
 export type { RedisPresenceStoreOptions } from "./channels/redis-presence-store";
-export { readChannelSettings } from "./channels/channel-settings";
-export type { ChannelSettings } from "./channels/channel-settings";
-export { ChannelsInitializer } from "./channels/channels-initializer";
 
 export { rateLimit } from "./middleware/rate-limit";
 export type { RateLimitExceeded, RateLimitKey, RateLimitOptions } from "./middleware/rate-limit";
@@ -150,17 +132,9 @@ export type { RateLimitHit } from "./middleware/rate-limit-store";
 export { MemoryRateLimitStore } from "./middleware/memory-rate-limit-store";
 export { RedisRateLimitStore } from "./middleware/redis-rate-limit-store";
 export type { RedisRateLimitStoreOptions } from "./middleware/redis-rate-limit-store";
-export { RateLimitInitializer } from "./middleware/rate-limit-initializer";
 
-export { WebSocketInitializer } from "./transports/websocket/websocket-initializer";
 export { WS_CLOSE_CODE } from "./transports/websocket/close-codes";
-export { readWebSocketSettings } from "./transports/websocket/settings";
-export type { WebSocketSettings } from "./transports/websocket/settings";
 
-export { HttpInitializer } from "./transports/http/http-initializer";
-export { readHttpSettings } from "./transports/http/settings";
-export type { HttpSettings } from "./transports/http/settings";
-export { StatusAction } from "./core/status-action";
 export type { StatusResponse } from "./core/status-action";
 
 export { inject, injectable, singleton } from "tsyringe";

@@ -1,4 +1,5 @@
-import { Channel, ChannelMiddleware, ChannelRegistry, ErrorType, rootContainer } from "herald";
+import { Channel, ChannelMiddleware, ErrorType, rootContainer } from "herald";
+import { ChannelRegistry } from "../../src/channels/channel-registry";
 
 class Lobby extends Channel {
   name = "lobby";

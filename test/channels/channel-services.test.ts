@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { ChannelBroker, ChannelPresence, ChannelPublisher, decodeChannelEvent, ErrorType, RedisPresenceStore, RedisPubSub } from "herald";
+import { ChannelPresence, ChannelPublisher, ErrorType, RedisPresenceStore, RedisPubSub } from "herald";
 import { waitFor } from "herald/testing";
 import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
+import { ChannelBroker } from "../../src/channels/channel-broker";
+import { decodeChannelEvent } from "../../src/channels/channel-event";
 
 const { prefix, redis } = useTestRedis("channel-services");
 const drivers: RedisPubSub[] = [];

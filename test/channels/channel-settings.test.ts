@@ -1,4 +1,5 @@
-import { ErrorType, loadConfig, readChannelSettings } from "herald";
+import { ErrorType, loadConfig } from "herald";
+import { readChannelSettings } from "../../src/channels/channel-settings";
 
 test("channels use Redis when REDIS_URL is set, and CHANNELS_DRIVER=redis without it is a CONFIG_ERROR", () => {
   expect(readChannelSettings(loadConfig({ REDIS_URL: "redis://127.0.0.1:6379", NAME: "app" }))).toMatchObject({

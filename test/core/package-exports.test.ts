@@ -32,3 +32,19 @@ test("the package declares the herald executable and both entry points", () => {
   expect(manifest.bin).toEqual({ herald: "dist/cli-entry.js" });
   expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining([".", "./testing"]));
 });
+
+test("the parts Herald wires itself stay out of the public surface", async () => {
+  const internals = [
+    "HttpInitializer",
+    "WebSocketInitializer",
+    "SessionsInitializer",
+    "ChannelBroker",
+    "ChannelSubscriptions",
+    "readHttpSettings",
+    "encodeSessionData",
+    "StatusAction",
+    "flattenHeaders",
+  ];
+  const out = await node(["-e", `const h = require('herald'); console.log(JSON.stringify(${JSON.stringify(internals)}.filter((name) => name in h)))`]);
+  expect(JSON.parse(out)).toEqual([]);
+});

@@ -1,18 +1,9 @@
 import { z } from "zod";
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, RequestBodyObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
-import {
-  ActionDefinition,
-  buildOpenApiDocument,
-  ErrorStatusCodes,
-  ErrorType,
-  errorBody,
-  generateOpenApiSchemas,
-  HTTP_METHOD,
-  TypedError,
-  UNLISTED_ROUTES_EXTENSION,
-} from "herald";
+import { ActionDefinition, buildOpenApiDocument, ErrorStatusCodes, ErrorType, errorBody, generateOpenApiSchemas, HTTP_METHOD, TypedError } from "herald";
 import { fixtureActions } from "./support/fixture-actions";
 import { validateOpenApi } from "./support/validate-openapi";
+import { UNLISTED_ROUTES_EXTENSION } from "../../src/openapi/document";
 
 const document = buildOpenApiDocument(fixtureActions(), { title: "Fixture", version: "1.2.3" });
 

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as connectTls } from "node:tls";
 import WebSocket from "ws";
-import { readHttpSettings } from "herald";
 import { HOOK_TIMEOUT, serverUrl, startTestServer, testServer, useTestServer, waitFor } from "herald/testing";
 import { WsClient } from "./support/ws-client";
+import { readHttpSettings } from "../../src/transports/http/settings";
 
 /** One address may hold HTTP_MAX_CONNECTIONS_PER_ADDRESS sockets; the next is answered 429 and closed unread. */
 const CAP = 3;

@@ -1,8 +1,8 @@
 import { connect, Socket } from "node:net";
 import { join } from "node:path";
-import { readHttpSettings } from "herald";
 import { serverUrl, testServer, useTestServer } from "herald/testing";
 import { call } from "./support/http";
+import { readHttpSettings } from "../../src/transports/http/settings";
 
 /** Clients that send a request slowly, or not at all: each is cut off with 408 and its socket closed. */
 useTestServer({

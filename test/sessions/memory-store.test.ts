@@ -1,6 +1,7 @@
-import { MemorySessionStore, generateSessionId } from "herald";
+import { MemorySessionStore } from "herald";
 import { waitFor } from "herald/testing";
 import { describeSessionStoreContract } from "./store-contract";
+import { generateSessionId } from "../../src/sessions/session";
 
 describeSessionStoreContract("memory", async () => new MemorySessionStore());
 

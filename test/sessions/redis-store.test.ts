@@ -1,8 +1,9 @@
-import { ErrorType, RedisSessionStore, generateSessionId, type SessionStore } from "herald";
+import { ErrorType, RedisSessionStore, type SessionStore } from "herald";
 import { waitFor } from "herald/testing";
 import { TEST_REDIS_URL, uniquePrefix, useTestRedis } from "../support/redis";
 import { TcpProxy } from "../support/tcp-proxy";
 import { describeSessionStoreContract } from "./store-contract";
+import { generateSessionId } from "../../src/sessions/session";
 
 const { prefix, redis } = useTestRedis("redis-store");
 

@@ -1,5 +1,7 @@
 import { parseSetCookie } from "cookie";
-import { SessionCookie, generateSessionId, signSessionId, unsignSessionId } from "herald";
+import { signSessionId, unsignSessionId } from "herald";
+import { SessionCookie } from "../../src/sessions/session-cookie";
+import { generateSessionId } from "../../src/sessions/session";
 
 const secret = "a-test-secret-of-at-least-32-characters";
 

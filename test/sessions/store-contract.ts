@@ -1,5 +1,6 @@
-import { ErrorType, generateSessionId, type SessionStore } from "herald";
+import { ErrorType, type SessionStore } from "herald";
 import { waitFor } from "herald/testing";
+import { generateSessionId } from "../../src/sessions/session";
 
 const LONG = 60_000;
 const SHORT = 150;

@@ -1,6 +1,6 @@
-import { readHttpSettings } from "herald";
 
 const read = (raw: Record<string, string>) => readHttpSettings({ raw });
+import { readHttpSettings } from "../../../src/transports/http/settings";
 
 test("defaults", () => {
   expect(read({})).toEqual({

@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { ChannelBroker, ChannelPublisher, ErrorType } from "herald";
+import { ChannelPublisher, ErrorType } from "herald";
 import { testServer, useTestServer, waitFor } from "herald/testing";
 import { gates } from "../../fixtures/apps/websocket/gates";
 import { TestSocket } from "./support/test-socket";
+import { ChannelBroker } from "../../../src/channels/channel-broker";
 
 useTestServer({ appDir: join(__dirname, "../../fixtures/apps/websocket"), env: { REDIS_URL: "" } });
 

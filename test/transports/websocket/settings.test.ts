@@ -1,4 +1,5 @@
-import { ErrorType, readWebSocketSettings } from "herald";
+import { ErrorType } from "herald";
+import { readWebSocketSettings } from "../../../src/transports/websocket/settings";
 
 const settingsOf = (raw: Record<string, string>) => readWebSocketSettings({ raw });
 
