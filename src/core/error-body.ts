@@ -1,4 +1,5 @@
 import { ErrorIssue, ErrorType, TypedError, isTypedError } from "./errors";
+import { toJsonValue } from "./response-encoder";
 
 export interface ErrorBody {
   error: {
@@ -30,6 +31,21 @@ export function toTypedError(thrown: unknown, production: boolean): TypedError {
   return wrapped;
 }
 
+/**
+ * An error's `value` as every transport can send it, by the responses' own encoding (a Date is
+ * its ISO string, bytes are base64); a BigInt is its decimal text, and a value JSON cannot hold at
+ * all (a cycle) is left out, so that the error itself still reaches the caller.
+ */
+function encodableValue(value: unknown): unknown {
+  if (typeof value === "bigint") return String(value);
+  if (value === null || typeof value !== "object") return value;
+  try {
+    return toJsonValue("error", value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The one error body shape of every transport. */
 export function errorBody(error: TypedError, production: boolean): ErrorBody {
   const body: ErrorBody["error"] = {
@@ -38,7 +54,8 @@ export function errorBody(error: TypedError, production: boolean): ErrorBody {
     timestamp: new Date(error.timestamp).toISOString(),
   };
   if (error.key !== undefined) body.key = error.key;
-  if (error.value !== undefined) body.value = error.value;
+  const value = error.value === undefined ? undefined : encodableValue(error.value);
+  if (value !== undefined) body.value = value;
   if (error.issues !== undefined) body.issues = error.issues;
   if (!production && error.stack) body.stack = error.stack;
   return { error: body };

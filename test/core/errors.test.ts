@@ -53,3 +53,30 @@ test("a foreign error becomes CONNECTION_ACTION_RUN, its detail hidden in produc
   const typed = new TypedError({ message: "x", type: ErrorType.CONNECTION_FORBIDDEN });
   expect(toTypedError(typed, true)).toBe(typed);
 });
+
+describe("an error's value in the body every transport sends", () => {
+  const withValue = (value: unknown) => errorBody(new TypedError({ message: "refused", type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION, key: "n", value }), true);
+
+  test("a BigInt is its decimal text, so the body still encodes", () => {
+    const body = withValue(12345678901234567890n);
+    expect(body.error.value).toBe("12345678901234567890");
+    expect(JSON.parse(JSON.stringify(body)).error.value).toBe("12345678901234567890");
+  });
+
+  test("a value that holds a cycle is left out, and the error still reaches the caller", () => {
+    const looped: Record<string, unknown> = { name: "loop" };
+    looped.self = looped;
+    const body = withValue(looped);
+    expect(body.error).not.toHaveProperty("value");
+    expect(JSON.parse(JSON.stringify(body)).error).toMatchObject({ message: "refused", key: "n" });
+  });
+
+  test("a Date and bytes are encoded as in a response; plain values are kept as they are", () => {
+    expect(withValue({ at: new Date("2030-01-02T03:04:05Z"), bytes: Buffer.from("hi") }).error.value).toEqual({
+      at: "2030-01-02T03:04:05.000Z",
+      bytes: "aGk=",
+    });
+    expect(withValue("text").error.value).toBe("text");
+    expect(withValue(0).error.value).toBe(0);
+  });
+});
