@@ -1,5 +1,5 @@
 import type { Server, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import { Server as NetServer, type Socket } from "node:net";
 import { clientGone } from "../../core/client-gone";
 import { shuttingDown } from "../../core/shutting-down";
 
@@ -74,10 +74,10 @@ export class RequestTracker {
    */
   async close(listener: Server, graceMs: number): Promise<void> {
     this.closing = true;
-    const closed = closeKeepingIdleSockets(listener);
+    const closed = stopAccepting(listener);
     for (const res of this.inFlight.keys()) if (!res.headersSent) res.setHeader("Connection", "close");
     for (const res of this.streams) this.inFlight.get(res)?.abort(shuttingDown());
-    if (this.inFlight.size === 0) listener.closeIdleConnections();
+    if (this.inFlight.size === 0) closeIdleSockets(listener);
     const timer = setTimeout(() => {
       for (const controller of this.inFlight.values()) controller?.abort(shuttingDown());
       for (const socket of this.sockets) socket.destroy();
@@ -95,19 +95,24 @@ export class RequestTracker {
     this.streams.delete(res);
     if (controller && !res.writableFinished) controller.abort(clientLeft());
     // Once nothing is in flight, no client waits for the listener any more: its idle sockets can go.
-    if (this.closing && this.inFlight.size === 0) setImmediate(() => this.listener?.closeIdleConnections());
+    if (this.closing && this.inFlight.size === 0) setImmediate(() => this.listener && closeIdleSockets(this.listener));
   }
 }
 
 /**
- * http.Server's close: stops accepting and its timeout checks, but without its usual closing of
- * the idle keep-alive sockets, which would reset a request already on its way over one.
+ * The close of net.Server, which http.Server extends: stops accepting, and resolves once every
+ * socket has closed. http.Server's own close would also close the idle keep-alive sockets at
+ * once, which resets a request already on its way over one.
  */
-function closeKeepingIdleSockets(listener: Server): Promise<void> {
-  listener.closeIdleConnections = () => undefined;
-  try {
-    return new Promise((resolve) => listener.close(() => resolve()));
-  } finally {
-    delete (listener as Partial<Server>).closeIdleConnections;
-  }
+function stopAccepting(listener: Server): Promise<void> {
+  return new Promise((resolve) => NetServer.prototype.close.call(listener, () => resolve()));
+}
+
+/**
+ * http.Server's close, once the listener no longer accepts: it closes the idle keep-alive sockets
+ * and stops the timer that checks request timeouts. Its callback only reports that the listener
+ * was already closed.
+ */
+function closeIdleSockets(listener: Server): void {
+  listener.close(() => undefined);
 }
