@@ -25,6 +25,10 @@ function isNoScript(error: unknown): boolean {
  */
 export function runForgottenScriptsByEval(queue: BeeQueue<unknown>): void {
   const runner = queue as unknown as ScriptRunner;
+  if (typeof runner._evalScriptOn !== "function" || typeof beeQueueLua.scripts !== "object") {
+    // A bee-queue whose internals moved: refuse to run a queue that a Redis restart would break silently.
+    throw new Error("This bee-queue version has no Queue#_evalScriptOn or lib/lua scripts: Herald cannot re-send scripts Redis forgets (docs/reliability.md)");
+  }
   const bySha = runner._evalScriptOn.bind(queue);
   runner._evalScriptOn = (commandable, args) => {
     const [name, ...keysAndArguments] = args as [string, ...unknown[]];
