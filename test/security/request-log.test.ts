@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { HeraldServer } from "herald";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
 import { call } from "../reliability/support/http";
 import { WsClient } from "../reliability/support/ws-client";
+import { jsonLogs, type LogLine } from "../support/json-logs";
 
 /**
  * What the request log writes of a call's params, read from the real JSON log lines of a server
@@ -15,26 +15,10 @@ const PASSWORD = "hunter2-correct-horse";
 const HUGE = "x".repeat(64 * 1024);
 const UNDECLARED = "undeclared-value-marker";
 
-type LogLine = Record<string, any>;
-
 async function boot(logParams?: string): Promise<{ server: HeraldServer; lines: LogLine[]; text: string[] }> {
-  const lines: LogLine[] = [];
-  const text: string[] = [];
-  let pending = "";
-  const capture = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      pending += chunk.toString();
-      const complete = pending.split("\n");
-      pending = complete.pop()!;
-      for (const line of complete) {
-        text.push(line);
-        lines.push(JSON.parse(line) as LogLine);
-      }
-      done();
-    },
-  });
+  const { stream, lines, text } = jsonLogs();
   const env = { REDIS_URL: "", LOG_LEVEL: "info", LOG_FORMAT: "json", WS_MAX_MESSAGE_SIZE: "256kb", ...(logParams ? { LOG_PARAMS: logParams } : {}) };
-  const server = await startTestServer({ appDir, env, logDestination: capture });
+  const server = await startTestServer({ appDir, env, logDestination: stream });
   return { server, lines, text };
 }
 

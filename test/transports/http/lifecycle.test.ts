@@ -4,12 +4,12 @@ import { get as httpsGet } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { RUN_MODE, type HeraldServer } from "herald";
 import { startTestServer, waitFor, type TestServerOptions } from "herald/testing";
 import { HTTP_APP } from "./fixture";
 import { Gate } from "../../fixtures/apps/http-app/services/gate";
 import { Probe } from "../../fixtures/apps/http-app/services/probe";
+import { jsonLogs } from "../../support/json-logs";
 
 const running: HeraldServer[] = [];
 async function boot(options: TestServerOptions = {}): Promise<HeraldServer> {
@@ -189,14 +189,8 @@ describe("HTTPS", () => {
 
 describe("logging", () => {
   test("a request is logged once, by the dispatcher, with its request id", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, callback) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-        callback();
-      },
-    });
-    const server = await boot({ env: { LOG_LEVEL: "info", LOG_FORMAT: "json" }, logDestination: sink });
+    const { stream, lines } = jsonLogs();
+    const server = await boot({ env: { LOG_LEVEL: "info", LOG_FORMAT: "json" }, logDestination: stream });
     lines.length = 0;
     await fetch(`${server.url}/api/users/7`, { headers: { "X-Request-Id": "log-check-1" } });
     const mentioning = lines.filter((line) => JSON.stringify(line).includes("log-check-1"));

@@ -3,20 +3,14 @@ import { Socket, connect } from "node:net";
 import { ChannelPublisher, ErrorType, WS_CLOSE_CODE } from "herald";
 import { startTestServer, HOOK_TIMEOUT, waitFor } from "herald/testing";
 import type { HeraldServer } from "herald";
-import { Writable } from "node:stream";
 import { TestSocket } from "./support/test-socket";
+import { jsonLogs, type LogLine } from "../../support/json-logs";
 
 const appDir = join(__dirname, "../../fixtures/apps/websocket");
 
 /** A server of its own, with its log lines kept for the test to read. */
-async function serverWith(env: Record<string, string>): Promise<{ server: HeraldServer; url: string; logs: Record<string, any>[] }> {
-  const logs: Record<string, any>[] = [];
-  const logDestination = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) logs.push(JSON.parse(line));
-      done();
-    },
-  });
+async function serverWith(env: Record<string, string>): Promise<{ server: HeraldServer; url: string; logs: LogLine[] }> {
+  const { stream: logDestination, lines: logs } = jsonLogs();
   const server = await startTestServer({ appDir, env: { REDIS_URL: "", LOG_FORMAT: "json", ...env }, logDestination });
   return { server, url: `${server.url!.replace(/^http/, "ws")}/ws`, logs };
 }
@@ -138,7 +132,7 @@ describe("ping and pong", () => {
 describe("a client that does not read", () => {
   let server: HeraldServer;
   let url: string;
-  let logs: Record<string, any>[];
+  let logs: LogLine[];
   beforeAll(async () => {
     ({ server, url, logs } = await serverWith({ WS_MAX_BUFFERED: "256kb", LOG_LEVEL: "warn" }));
   }, HOOK_TIMEOUT);
