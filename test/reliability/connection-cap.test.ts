@@ -1,13 +1,11 @@
-import { execFileSync } from "node:child_process";
 import { request, type IncomingMessage } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect, Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as connectTls } from "node:tls";
 import WebSocket from "ws";
 import { HOOK_TIMEOUT, serverUrl, startTestServer, testServer, useTestServer, waitFor } from "herald/testing";
 import { WsClient } from "./support/ws-client";
+import { useSelfSignedCertificate } from "../support/self-signed-certificate";
 import { readHttpSettings } from "../../src/transports/http/settings";
 
 /** One address may hold HTTP_MAX_CONNECTIONS_PER_ADDRESS sockets; the next is answered 429 and closed unread. */
@@ -226,15 +224,7 @@ test("an open WebSocket counts as a connection", async () => {
 });
 
 describe("over HTTPS", () => {
-  let directory: string;
-  beforeAll(() => {
-    directory = mkdtempSync(join(tmpdir(), "herald-tls-"));
-    execFileSync("openssl", [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-      "-keyout", join(directory, "key.pem"), "-out", join(directory, "cert.pem"),
-    ], { stdio: "ignore" });
-  });
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  const certificate = useSelfSignedCertificate();
 
   test("the connection over the cap gets the 429 answer after its handshake", async () => {
     const server = await startTestServer({
@@ -242,8 +232,7 @@ describe("over HTTPS", () => {
       env: {
         REDIS_URL: "",
         HTTP_MAX_CONNECTIONS_PER_ADDRESS: "1",
-        HTTP_TLS_CERT_FILE: join(directory, "cert.pem"),
-        HTTP_TLS_KEY_FILE: join(directory, "key.pem"),
+        ...certificate.env,
         LOG_LEVEL: "fatal",
       },
     });

@@ -1,11 +1,9 @@
-import { join } from "node:path";
-import { Client } from "pg";
 import { DataSource } from "typeorm";
-import { ErrorType, HeraldServer } from "herald";
-import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
+import { ErrorType } from "herald";
+import { HOOK_TIMEOUT, waitFor } from "herald/testing";
 import { call } from "./support/http";
+import { useSampleAppOnPostgres } from "./support/sample-app-on-postgres";
 import { WsClient } from "./support/ws-client";
-import { POSTGRES_URL, usePostgresSchema } from "./support/postgres-schema";
 
 /**
  * A database pool that is merely busy is not a database that is down: with every pooled
@@ -13,53 +11,27 @@ import { POSTGRES_URL, usePostgresSchema } from "./support/postgres-schema";
  * finds no connection is answered 503 CONNECTION_SERVICE_BUSY (retry), /api/status stays healthy,
  * and one WebSocket connection cannot have more than its bound of calls in flight.
  */
-const sampleApp = join(__dirname, "../../sample-app");
-const database = usePostgresSchema("postgres_busy");
 const LOCK = 7_301_447;
 const POOL_SIZE = 10;
 const PER_CONNECTION = 4;
 
-let server: HeraldServer;
-let api: string;
-let lockHolder: Client;
-
-beforeAll(async () => {
-  server = await startTestServer({
-    appDir: sampleApp,
-    env: {
-      DATABASE_URL: database.urlVia(Number(new URL(POSTGRES_URL).port || 5432)),
-      REDIS_URL: "",
-      LOG_LEVEL: "fatal",
-      // Longer than the sample app's wait for a pooled connection (5 s), which then ends the call.
-      ACTION_TIMEOUT: "30000",
-      STATUS_CACHE_MS: "0",
-      MAX_CONCURRENT_CALLS_PER_CONNECTION: String(PER_CONNECTION),
-      // A small pool the test can fill, with the address bound below it as the app wants.
-      DATABASE_POOL_SIZE: String(POOL_SIZE),
-      MAX_CONCURRENT_CALLS_PER_ADDRESS: String(POOL_SIZE - 2),
-      WS_MAX_MESSAGES_PER_SECOND: "1000",
-    },
-  });
-  api = `${server.url}/api`;
-  lockHolder = new Client({ connectionString: POSTGRES_URL });
-  await lockHolder.connect();
-}, HOOK_TIMEOUT);
-
-afterAll(async () => {
-  await lockHolder?.end();
-  await server?.stop();
-}, HOOK_TIMEOUT);
+const app = useSampleAppOnPostgres("postgres_busy", {
+  // Longer than the sample app's wait for a pooled connection (5 s), which then ends the call.
+  ACTION_TIMEOUT: "30000",
+  STATUS_CACHE_MS: "0",
+  MAX_CONCURRENT_CALLS_PER_CONNECTION: String(PER_CONNECTION),
+  // A small pool the test can fill, with the address bound below it as the app wants.
+  DATABASE_POOL_SIZE: String(POOL_SIZE),
+  MAX_CONCURRENT_CALLS_PER_ADDRESS: String(POOL_SIZE - 2),
+  WS_MAX_MESSAGES_PER_SECOND: "1000",
+});
 
 /** How many sessions wait for this test's lock: the pooled connections it holds. */
-async function waiting(): Promise<number> {
-  const { rows } = await lockHolder.query<{ count: string }>(
-    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted",
-    [LOCK],
-  );
-  return Number(rows[0]!.count);
-}
+const waiting = () => app.waiting("locktype = 'advisory' AND objid = $1", [LOCK]);
 
 test("a saturated pool answers 503 busy with Retry-After, status stays healthy, one socket is bounded", async () => {
+  const { server, lockHolder } = app;
+  const api = `${server.url}/api`;
   expect((await call(`${api}/messages/list`)).status).toBe(200);
   const dataSource = server.container.resolve(DataSource);
 

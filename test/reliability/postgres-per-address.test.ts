@@ -1,52 +1,27 @@
-import { join } from "node:path";
-import { Client } from "pg";
-import { Connection, CONNECTION_TYPE, ErrorType, HeraldServer, readConcurrentCallLimits } from "herald";
-import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
+import { Connection, CONNECTION_TYPE, ErrorType, readConcurrentCallLimits } from "herald";
+import { HOOK_TIMEOUT, waitFor } from "herald/testing";
 import { call } from "./support/http";
-import { POSTGRES_URL, usePostgresSchema } from "./support/postgres-schema";
+import { useSampleAppOnPostgres } from "./support/sample-app-on-postgres";
 
 /**
  * One address cannot hold the sample app's whole database pool: with the default bound on one
  * address's calls in flight, that many calls held by the database leave the pool room for another
  * address's call, and the call over the bound is refused at once instead of waiting for a connection.
  */
-const sampleApp = join(__dirname, "../../sample-app");
-const database = usePostgresSchema("postgres_per_address");
-
-let server: HeraldServer;
-let lockHolder: Client;
-
-beforeAll(async () => {
-  // The framework's defaults for the bounds and the app's for the pool: nothing set here.
-  server = await startTestServer({
-    appDir: sampleApp,
-    env: { DATABASE_URL: database.urlVia(Number(new URL(POSTGRES_URL).port || 5432)), REDIS_URL: "", LOG_LEVEL: "fatal" },
-  });
-  lockHolder = new Client({ connectionString: POSTGRES_URL });
-  await lockHolder.connect();
-}, HOOK_TIMEOUT);
-
-afterAll(async () => {
-  await lockHolder?.end();
-  await server?.stop();
-}, HOOK_TIMEOUT);
+// The framework's defaults for the bounds and the app's for the pool: nothing set here.
+const app = useSampleAppOnPostgres("postgres_per_address");
 
 /** How many queries wait for the lock on the messages table: the pooled connections the calls hold. */
-async function waiting(): Promise<number> {
-  const { rows } = await lockHolder.query<{ count: string }>(
-    "SELECT count(*) FROM pg_locks WHERE relation = $1::regclass AND NOT granted",
-    [`"${database.schema}".messages`],
-  );
-  return Number(rows[0]!.count);
-}
+const waiting = () => app.waiting("relation = $1::regclass", [`"${app.schema}".messages`]);
 
 test("one address's calls in flight, held by the database, leave the pool room for another address", async () => {
+  const { server, lockHolder } = app;
   const { perAddress } = readConcurrentCallLimits(server.config);
   expect(perAddress).toBeGreaterThan(0);
   const api = `${server.url}/api`;
   expect((await call(`${api}/messages/list`)).status).toBe(200);
 
-  await lockHolder.query(`BEGIN; LOCK TABLE "${database.schema}".messages IN ACCESS EXCLUSIVE MODE`);
+  await lockHolder.query(`BEGIN; LOCK TABLE "${app.schema}".messages IN ACCESS EXCLUSIVE MODE`);
   let held: Promise<number>[] = [];
   try {
     // Plain fetch: these calls wait for the lock for as long as the test holds it, past call()'s hang guard.

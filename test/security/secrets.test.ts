@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { HeraldServer, TaskService } from "herald";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
 import { call } from "../reliability/support/http";
 import { deleteAppKeys, SHARED_REDIS_URL, uniqueAppName } from "../reliability/support/shared-redis";
 import { WsClient } from "../reliability/support/ws-client";
+import { jsonLogs } from "../support/json-logs";
 import { DOCUMENTED_DEFAULT, DOCUMENTED_EXAMPLE } from "./fixtures/secrets-app/actions/account";
 
 /**
@@ -24,23 +24,13 @@ const apiKey = `key-${randomUUID()}`;
 const token = `tok-${randomUUID()}`;
 const SECRETS = [password, apiKey, token, DOCUMENTED_EXAMPLE, DOCUMENTED_DEFAULT];
 
-const logLines: string[] = [];
+const logs = jsonLogs();
 /** Every answer, error body and document the run produced, as text. */
 const answers: string[] = [];
 let server: HeraldServer;
 
 beforeAll(async () => {
-  let pending = "";
-  const capture = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      pending += chunk.toString();
-      const lines = pending.split("\n");
-      pending = lines.pop()!;
-      logLines.push(...lines);
-      done();
-    },
-  });
-  server = await startTestServer({ appDir, env, logDestination: capture });
+  server = await startTestServer({ appDir, env, logDestination: logs.stream });
 }, HOOK_TIMEOUT);
 
 afterAll(async () => {
@@ -114,7 +104,7 @@ test("the run covers every transport and every way to fail", async () => {
   answers.push(await cli(["tasks", "failed", "secrets"]));
 
   // The grep below is meaningful only if the params were logged (redacted) on every transport.
-  const logged = logLines.map((line) => JSON.parse(line) as Record<string, any>).filter((line) => line.msg === "action" || line.msg === "action failed");
+  const logged = logs.lines.filter((line) => line.msg === "action" || line.msg === "action failed");
   expect(new Set(logged.map((line) => line.connection))).toEqual(new Set(["web", "websocket", "mcp", "task"]));
   // Valid params are logged redacted (4 actions on 3 transports, and the jobs); invalid ones by their keys only.
   expect(logged.filter((line) => JSON.stringify(line.params ?? {}).includes("[[secret]]")).length).toBeGreaterThanOrEqual(12);
@@ -124,6 +114,6 @@ test("the run covers every transport and every way to fail", async () => {
 }, HOOK_TIMEOUT * 2);
 
 test("no secret value is in any log line, answer, error body, document or CLI output", () => {
-  const leaks = [...logLines, ...answers].flatMap((text) => SECRETS.filter((secret) => text.includes(secret)).map((secret) => `${secret} in: ${text.slice(0, 300)}`));
+  const leaks = [...logs.text, ...answers].flatMap((text) => SECRETS.filter((secret) => text.includes(secret)).map((secret) => `${secret} in: ${text.slice(0, 300)}`));
   expect(leaks).toEqual([]);
 });

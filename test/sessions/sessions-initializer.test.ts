@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { Connection, CONNECTION_TYPE, ErrorType, HeraldServer, MemorySessionStore, RedisSessionStore, SessionManager, SESSION_STORE_TOKEN, type ServerOptions, type SessionCookieChange } from "herald";
 import { startTestServer } from "herald/testing";
 import { CookieJar } from "./support/browser";
 import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
+import { jsonLogs } from "../support/json-logs";
 import { SessionsInitializer } from "../../src/sessions/sessions-initializer";
 
 const appDir = join(__dirname, "fixtures/app");
@@ -30,18 +30,6 @@ function createServer(env: NodeJS.ProcessEnv, options: Partial<ServerOptions> = 
 
 function sessionsOf(server: HeraldServer) {
   return server.initializers.find((initializer) => initializer.name === "sessions") as SessionsInitializer;
-}
-
-/** A JSON log sink, to read what the server logged. */
-function logSink() {
-  const lines: { level: number; msg: string }[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n")) if (line.trim()) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { lines, stream };
 }
 
 /** Runs an action the way a transport does: the session from the cookie, then the cookie back. */
@@ -126,7 +114,7 @@ describe("with REDIS_URL", () => {
   });
 
   test("boots while Redis is unreachable; the health check and session writes then report it", async () => {
-    const { lines, stream } = logSink();
+    const { lines, stream } = jsonLogs();
     const server = await createServer(
       { REDIS_URL: "redis://127.0.0.1:1", LOG_FORMAT: "json" },
       { logDestination: stream },
@@ -179,7 +167,7 @@ describe("settings", () => {
   });
 
   test("without SESSION_SECRET outside production, each process signs with its own random secret and warns", async () => {
-    const { lines, stream } = logSink();
+    const { lines, stream } = jsonLogs();
     const env = { NODE_ENV: "development", SESSION_SECRET: undefined, LOG_FORMAT: "json" };
     const one = await createServer(env, { logDestination: stream }).start();
     const two = await createServer(env, { logDestination: stream }).start();
@@ -195,7 +183,7 @@ describe("settings", () => {
 
 describe("as a built-in", () => {
   test("every Herald server has it", async () => {
-    const server = await startTestServer({ appDir, env: { SESSION_SECRET: secret }, logDestination: logSink().stream });
+    const server = await startTestServer({ appDir, env: { SESSION_SECRET: secret }, logDestination: jsonLogs().stream });
     servers.push(server);
     expect(server.initializers.map((initializer) => initializer.name)).toContain("sessions");
     expect(server.container.resolve(SessionManager)).toBeInstanceOf(SessionManager);

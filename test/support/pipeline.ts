@@ -1,22 +1,9 @@
-import { Writable } from "node:stream";
 import { rootContainer } from "../../src/core/container";
 import { createLogger } from "../../src/core/logger";
 import { ActionRegistry } from "../../src/core/registry";
 import { Dispatcher } from "../../src/core/dispatcher";
+import { jsonLogs } from "./json-logs";
 import { Connection, CONNECTION_TYPE, LogFormat, LogLevel, type ActionDefinition, type ActionMiddleware } from "herald";
-
-/** Captures JSON log lines in memory. */
-export function captureLogs() {
-  const lines: Record<string, any>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of chunk.toString().split("\n")) if (line.trim()) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  const logger = createLogger({ level: LogLevel.trace, format: LogFormat.json, destination: stream });
-  return { lines, logger, stream };
-}
 
 export function pipeline(
   actions: ActionDefinition[],
@@ -25,9 +12,10 @@ export function pipeline(
   const container = rootContainer.createChildContainer();
   const registry = new ActionRegistry(container);
   for (const action of actions) registry.add(action);
-  const logs = captureLogs();
+  const logs = jsonLogs();
+  const logger = createLogger({ level: LogLevel.trace, format: LogFormat.json, destination: logs.stream });
   const dispatcher = new Dispatcher(registry, {
-    logger: logs.logger,
+    logger,
     actionTimeout: options.actionTimeout ?? 300_000,
     production: options.production ?? false,
     globalMiddleware: options.globalMiddleware ?? [],
@@ -37,7 +25,7 @@ export function pipeline(
     dispatcher,
     registry,
     logs: logs.lines,
-    logger: logs.logger,
+    logger,
     connection,
     run: (name: string, params: unknown = {}) => dispatcher.run(name, params, connection),
   };

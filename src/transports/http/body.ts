@@ -5,8 +5,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import { assertJsonTextBounds } from "../../core/json-text-bounds";
 import type { ParamsBounds } from "../../core/params-bounds";
 import { takesFiles } from "../../schema/takes-files";
-import { malformedBody, readLimitedBody, refuseOversize } from "./limited-body";
-import { lingerAfterAnswer } from "./refused-socket";
+import { closeLingeringAfterAnswer, malformedBody, readLimitedBody, refuseOversize } from "./limited-body";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -142,10 +141,7 @@ async function readMultipart(req: Request, res: Response, parser: RequestHandler
  * chunked one has no end in sight, so its connection closes lingering, as for a 413.
  */
 function unsupportedMediaType(req: Request, res: Response, accepted: readonly string[]): TypedError {
-  if (req.headers["content-length"] === undefined) {
-    res.setHeader("Connection", "close");
-    lingerAfterAnswer(req.socket);
-  }
+  if (req.headers["content-length"] === undefined) closeLingeringAfterAnswer(req, res);
   const sent = req.headers["content-type"]?.split(";")[0]?.trim();
   const reads = `${accepted.slice(0, -1).join(", ")} or ${accepted.at(-1)}`;
   return new TypedError({

@@ -26,13 +26,21 @@ function decoderFor(req: Request): Transform | undefined {
 }
 
 /**
- * Refuses a request whose body is over the limit, at once, whether its Content-Length said so or
- * its chunks only now went over: the answer says `Connection: close` and the connection closes
- * lingering, so a client still sending reads its 413 while what it sends is dropped.
+ * Makes a refusal the last answer on its connection: it says `Connection: close` and the
+ * connection closes lingering, so a client still sending reads the refusal while what it sends is
+ * dropped.
  */
-export function refuseOversize(req: Request, res: Response, limit: number): TypedError {
+export function closeLingeringAfterAnswer(req: Request, res: Response): void {
   res.setHeader("Connection", "close");
   lingerAfterAnswer(req.socket);
+}
+
+/**
+ * Refuses a request whose body is over the limit, at once, whether its Content-Length said so or
+ * its chunks only now went over; its connection closes lingering (see `closeLingeringAfterAnswer`).
+ */
+export function refuseOversize(req: Request, res: Response, limit: number): TypedError {
+  closeLingeringAfterAnswer(req, res);
   return payloadTooLarge(limit);
 }
 

@@ -14,11 +14,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders } from "../../core/connection";
-import { clientGone } from "../../core/client-gone";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { encodeResponse } from "../../core/response-encoder";
 import type { HeraldServer } from "../../core/server";
 import { shuttingDown } from "../../core/shutting-down";
+import { abortAbandoned } from "./abandoned-call";
 import { precomputedCall } from "./auth-precheck";
 import { McpCatalog } from "./catalog";
 import { requestCaller } from "./request-caller";
@@ -57,8 +57,10 @@ export function connectionFor(extra: Extra): Connection {
  */
 function callController(extra: Extra, herald: HeraldServer): AbortController {
   const controller = new AbortController();
-  const abort = () =>
-    controller.abort(herald.status === "stopping" ? shuttingDown() : clientGone("The MCP client cancelled the call or closed its connection"));
+  const abort = () => {
+    if (herald.status === "stopping") controller.abort(shuttingDown());
+    else abortAbandoned(controller, "cancelled or closed");
+  };
   if (extra.signal.aborted) abort();
   else extra.signal.addEventListener("abort", abort, { once: true });
   return controller;

@@ -4,9 +4,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallerAddress } from "../../core/caller-address";
-import { clientGone } from "../../core/client-gone";
 import type { Logger } from "../../core/logger";
 import type { ActionResult } from "../../core/dispatcher";
+import { abortAbandoned } from "./abandoned-call";
 import { precomputedCall, preRunnableToolCall, UNAUTHENTICATED } from "./auth-precheck";
 import { requestCaller } from "./request-caller";
 import { rebindingRefusal } from "./request-guard";
@@ -94,7 +94,7 @@ export class StreamableHttpEndpoint {
     const controller = new AbortController();
     const key = `${String(request.headers["mcp-session-id"])}:${String(call.id)}`;
     const leave = () => {
-      if (!response.writableFinished) controller.abort(clientGone("The MCP client closed its connection before the answer"));
+      if (!response.writableFinished) abortAbandoned(controller, "closed");
     };
     this.preRunning.set(key, controller);
     response.once("close", leave);
@@ -113,7 +113,8 @@ export class StreamableHttpEndpoint {
     for (const message of messages as { method?: unknown; params?: { requestId?: unknown } }[]) {
       if (message?.method !== "notifications/cancelled") continue;
       const key = `${String(request.headers["mcp-session-id"])}:${String(message.params?.requestId)}`;
-      this.preRunning.get(key)?.abort(clientGone("The MCP client cancelled the call"));
+      const controller = this.preRunning.get(key);
+      if (controller) abortAbandoned(controller, "cancelled");
     }
   }
 

@@ -1,15 +1,13 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { get as httpsGet } from "node:https";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { RUN_MODE, type HeraldServer } from "herald";
 import { startTestServer, waitFor, type TestServerOptions } from "herald/testing";
 import { HTTP_APP } from "./fixture";
 import { Gate } from "../../fixtures/apps/http-app/services/gate";
 import { Probe } from "../../fixtures/apps/http-app/services/probe";
+import { jsonLogs } from "../../support/json-logs";
+import { useSelfSignedCertificate } from "../../support/self-signed-certificate";
 
 const running: HeraldServer[] = [];
 async function boot(options: TestServerOptions = {}): Promise<HeraldServer> {
@@ -141,23 +139,12 @@ describe("graceful stop", () => {
 });
 
 describe("HTTPS", () => {
-  let directory: string;
-  beforeAll(() => {
-    directory = mkdtempSync(join(tmpdir(), "herald-tls-"));
-    execFileSync("openssl", [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-      "-addext", "subjectAltName=IP:127.0.0.1",
-      "-keyout", join(directory, "key.pem"), "-out", join(directory, "cert.pem"),
-    ], { stdio: "ignore" });
-  });
-  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  const certificate = useSelfSignedCertificate();
 
   test("with HTTP_TLS_CERT_FILE and HTTP_TLS_KEY_FILE it serves HTTPS, with HSTS", async () => {
-    const server = await boot({
-      env: { HTTP_TLS_CERT_FILE: join(directory, "cert.pem"), HTTP_TLS_KEY_FILE: join(directory, "key.pem") },
-    });
+    const server = await boot({ env: certificate.env });
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const ca = require("node:fs").readFileSync(join(directory, "cert.pem"));
+    const ca = require("node:fs").readFileSync(certificate.certFile);
     const answer = await new Promise<{ status: number; hsts: unknown; body: string }>((resolve, reject) => {
       httpsGet(`${server.url}/api/small`, { ca }, (response) => {
         let body = "";
@@ -189,14 +176,8 @@ describe("HTTPS", () => {
 
 describe("logging", () => {
   test("a request is logged once, by the dispatcher, with its request id", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, callback) {
-        for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-        callback();
-      },
-    });
-    const server = await boot({ env: { LOG_LEVEL: "info", LOG_FORMAT: "json" }, logDestination: sink });
+    const { stream, lines } = jsonLogs();
+    const server = await boot({ env: { LOG_LEVEL: "info", LOG_FORMAT: "json" }, logDestination: stream });
     lines.length = 0;
     await fetch(`${server.url}/api/users/7`, { headers: { "X-Request-Id": "log-check-1" } });
     const mentioning = lines.filter((line) => JSON.stringify(line).includes("log-check-1"));

@@ -1,18 +1,12 @@
-import { Writable } from "node:stream";
 import { useTestServer, serverUrl, waitFor } from "herald/testing";
 import { HTTP_APP } from "./fixture";
 import { Gate } from "../../fixtures/apps/http-app/services/gate";
 import { Probe } from "../../fixtures/apps/http-app/services/probe";
+import { jsonLogs } from "../../support/json-logs";
 
 const probe = new Probe();
 const gate = new Gate();
-const logs: Record<string, any>[] = [];
-const logDestination = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString().split("\n")) if (line.trim()) logs.push(JSON.parse(line));
-    done();
-  },
-});
+const { stream: logDestination, lines: logs } = jsonLogs();
 useTestServer({
   appDir: HTTP_APP,
   env: { LOG_LEVEL: "info", LOG_FORMAT: "json" },

@@ -1,18 +1,12 @@
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorType } from "herald";
 import { serverUrl, useTestServer, waitFor } from "herald/testing";
 import { gates } from "../../fixtures/apps/websocket/gates";
+import { jsonLogs } from "../../support/json-logs";
 
-const logs: Record<string, any>[] = [];
-const logDestination = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString().split("\n")) if (line.trim()) logs.push(JSON.parse(line));
-    done();
-  },
-});
+const { stream: logDestination, lines: logs } = jsonLogs();
 useTestServer({ appDir: join(__dirname, "../../fixtures/apps/websocket"), env: { REDIS_URL: "", LOG_LEVEL: "info", LOG_FORMAT: "json" }, logDestination });
 
 test("a tool call the MCP client cancels (run ahead of the SDK) fires the action's signal as client gone, logged at info (499), not as a failure", async () => {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
 import { OwnRedis } from "../../reliability/support/own-redis";
+import { jsonLogs, type LogLine } from "../../support/json-logs";
 import { deleteKeys, REDIS_URL, uniquePrefix } from "./support";
 
 /**
@@ -17,21 +17,13 @@ const PERSISTENCE_LINE = /^task queue: Redis (keeps no data|does not say)/;
 afterAll(() => deleteKeys(prefix), HOOK_TIMEOUT);
 
 /** Boots and stops a worker process on `redisUrl` and returns its JSON log lines. */
-async function bootLines(redisUrl: string): Promise<Record<string, any>[]> {
-  const lines: Record<string, any>[] = [];
-  const destination = new PassThrough();
-  let pending = "";
-  destination.on("data", (chunk: Buffer) => {
-    pending += chunk.toString();
-    const complete = pending.split("\n");
-    pending = complete.pop()!;
-    for (const line of complete) if (line) lines.push(JSON.parse(line));
-  });
+async function bootLines(redisUrl: string): Promise<LogLine[]> {
+  const { stream, lines } = jsonLogs();
   const server = await startTestServer({
     appDir,
     runMode: "workers",
     env: { REDIS_URL: redisUrl, TASKS_DRIVER: "redis", TASKS_PREFIX: prefix, LOG_FORMAT: "json", LOG_LEVEL: "info" },
-    logDestination: destination,
+    logDestination: stream,
   });
   await server.stop();
   await waitFor(() => lines.some((line) => line.msg === "server stopped"));

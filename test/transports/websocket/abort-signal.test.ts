@@ -1,17 +1,11 @@
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { ErrorType } from "herald";
 import { useTestServer, waitFor } from "herald/testing";
 import { gates } from "../../fixtures/apps/websocket/gates";
+import { jsonLogs } from "../../support/json-logs";
 import { TestSocket } from "./support/test-socket";
 
-const logs: Record<string, any>[] = [];
-const logDestination = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString().split("\n")) if (line.trim()) logs.push(JSON.parse(line));
-    done();
-  },
-});
+const { stream: logDestination, lines: logs } = jsonLogs();
 useTestServer({ appDir: join(__dirname, "../../fixtures/apps/websocket"), env: { REDIS_URL: "", LOG_LEVEL: "info", LOG_FORMAT: "json" }, logDestination });
 
 const held = (gate: string, action = "ws:gate") => ({ messageType: "action", messageId: gate, action, params: { gate } });

@@ -1,36 +1,24 @@
 import { join } from "node:path";
 import { Socket, connect } from "node:net";
 import { ChannelPublisher, ErrorType, WS_CLOSE_CODE } from "herald";
-import { startTestServer, HOOK_TIMEOUT, waitFor } from "herald/testing";
-import type { HeraldServer } from "herald";
-import { Writable } from "node:stream";
-import { TestSocket } from "./support/test-socket";
+import { testServer, useTestServer, waitFor } from "herald/testing";
+import { TestSocket, wsUrl } from "./support/test-socket";
+import { jsonLogs, type LogLine } from "../../support/json-logs";
 
 const appDir = join(__dirname, "../../fixtures/apps/websocket");
 
-/** A server of its own, with its log lines kept for the test to read. */
-async function serverWith(env: Record<string, string>): Promise<{ server: HeraldServer; url: string; logs: Record<string, any>[] }> {
-  const logs: Record<string, any>[] = [];
-  const logDestination = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) logs.push(JSON.parse(line));
-      done();
-    },
-  });
-  const server = await startTestServer({ appDir, env: { REDIS_URL: "", LOG_FORMAT: "json", ...env }, logDestination });
-  return { server, url: `${server.url!.replace(/^http/, "ws")}/ws`, logs };
+/** A server of the enclosing describe block's own, with its log lines kept for the test to read. */
+function useServerWith(env: Record<string, string>): LogLine[] {
+  const { stream, lines } = jsonLogs();
+  useTestServer({ appDir, env: { REDIS_URL: "", LOG_FORMAT: "json", ...env }, logDestination: stream });
+  return lines;
 }
 
 describe("message size", () => {
-  let server: HeraldServer;
-  let url: string;
-  beforeAll(async () => {
-    ({ server, url } = await serverWith({ WS_MAX_MESSAGE_SIZE: "1kb" }));
-  }, HOOK_TIMEOUT);
-  afterAll(() => server.stop(), HOOK_TIMEOUT);
+  useServerWith({ WS_MAX_MESSAGE_SIZE: "1kb" });
 
   test("a message over WS_MAX_MESSAGE_SIZE gets CONNECTION_PAYLOAD_TOO_LARGE and the socket stays open", async () => {
-    const socket = await TestSocket.open(url);
+    const socket = await TestSocket.open();
     const reply = socket.next((message) => message.error?.type === ErrorType.CONNECTION_PAYLOAD_TOO_LARGE);
     socket.send({ messageType: "action", messageId: "big", action: "ws:echo", params: { text: "x".repeat(2000) } });
     expect((await reply).messageId).toBeUndefined();
@@ -39,25 +27,20 @@ describe("message size", () => {
   });
 
   test("a frame over four times the limit closes the socket with 1009", async () => {
-    const socket = await TestSocket.open(url);
+    const socket = await TestSocket.open();
     socket.send("x".repeat(4 * 1024 + 1));
     expect((await socket.closed).code).toBe(WS_CLOSE_CODE.frameTooLarge);
   });
 });
 
 describe("what params may hold", () => {
-  let server: HeraldServer;
-  let url: string;
-  beforeAll(async () => {
-    ({ server, url } = await serverWith({ PARAMS_MAX_KEYS: "10", PARAMS_MAX_VALUES: "50" }));
-  }, HOOK_TIMEOUT);
-  afterAll(() => server.stop(), HOOK_TIMEOUT);
+  useServerWith({ PARAMS_MAX_KEYS: "10", PARAMS_MAX_VALUES: "50" });
 
   test.each([
     ["more keys in one object than PARAMS_MAX_KEYS", { text: "x", ...Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`k${index}`, index])) }],
     ["more values in all than PARAMS_MAX_VALUES", { text: "x", list: Array.from({ length: 50 }, () => 1) }],
   ])("params of %s get CONNECTION_PAYLOAD_TOO_LARGE, as on HTTP, and the socket stays open", async (_name, params) => {
-    const socket = await TestSocket.open(url);
+    const socket = await TestSocket.open();
     const reply = socket.next((message) => message.messageId === "many");
     socket.send({ messageType: "action", messageId: "many", action: "ws:echo", params });
     expect((await reply).error).toMatchObject({ type: ErrorType.CONNECTION_PAYLOAD_TOO_LARGE, key: "params" });
@@ -67,15 +50,10 @@ describe("what params may hold", () => {
 });
 
 describe("messages per second", () => {
-  let server: HeraldServer;
-  let url: string;
-  beforeAll(async () => {
-    ({ server, url } = await serverWith({ WS_MAX_MESSAGES_PER_SECOND: "5" }));
-  }, HOOK_TIMEOUT);
-  afterAll(() => server.stop(), HOOK_TIMEOUT);
+  useServerWith({ WS_MAX_MESSAGES_PER_SECOND: "5" });
 
   test("messages beyond the rate get CONNECTION_RATE_LIMITED with their messageId; later ones are served", async () => {
-    const socket = await TestSocket.open(url);
+    const socket = await TestSocket.open();
     const ids = Array.from({ length: 40 }, (_, index) => `burst-${index}`);
     const replies = Promise.all(ids.map((messageId) => socket.next((message) => message.messageId === messageId)));
     for (const messageId of ids) socket.send({ messageType: "action", messageId, action: "ws:echo", params: { text: "x" } });
@@ -91,15 +69,10 @@ describe("messages per second", () => {
 });
 
 describe("subscriptions per connection", () => {
-  let server: HeraldServer;
-  let url: string;
-  beforeAll(async () => {
-    ({ server, url } = await serverWith({ WS_MAX_SUBSCRIPTIONS: "2" }));
-  }, HOOK_TIMEOUT);
-  afterAll(() => server.stop(), HOOK_TIMEOUT);
+  useServerWith({ WS_MAX_SUBSCRIPTIONS: "2" });
 
   test("a subscription beyond WS_MAX_SUBSCRIPTIONS is refused until one ends", async () => {
-    const socket = await TestSocket.open(url);
+    const socket = await TestSocket.open();
     await socket.subscribe("room:one");
     await socket.subscribe("room:two");
     const third = await socket.subscribe("room:three");
@@ -112,15 +85,10 @@ describe("subscriptions per connection", () => {
 });
 
 describe("ping and pong", () => {
-  let server: HeraldServer;
-  let url: string;
-  beforeAll(async () => {
-    ({ server, url } = await serverWith({ WS_PING_INTERVAL: "100" }));
-  }, HOOK_TIMEOUT);
-  afterAll(() => server.stop(), HOOK_TIMEOUT);
+  useServerWith({ WS_PING_INTERVAL: "100" });
 
   test("a peer that answers pings stays connected", async () => {
-    const socket = await TestSocket.open(url);
+    const socket = await TestSocket.open();
     let pings = 0;
     socket.ws.on("ping", () => (pings += 1));
     await waitFor(() => pings >= 3);
@@ -129,29 +97,23 @@ describe("ping and pong", () => {
   });
 
   test("a peer that stops answering pings is dropped", async () => {
-    const socket = await TestSocket.open(url, { autoPong: false });
+    const socket = await TestSocket.open(wsUrl(), { autoPong: false });
     const { code } = await socket.closed;
     expect(code).toBe(1006);
   });
 });
 
 describe("a client that does not read", () => {
-  let server: HeraldServer;
-  let url: string;
-  let logs: Record<string, any>[];
-  beforeAll(async () => {
-    ({ server, url, logs } = await serverWith({ WS_MAX_BUFFERED: "256kb", LOG_LEVEL: "warn" }));
-  }, HOOK_TIMEOUT);
-  afterAll(() => server.stop(), HOOK_TIMEOUT);
+  const logs = useServerWith({ WS_MAX_BUFFERED: "256kb", LOG_LEVEL: "warn" });
 
   test("is closed with 1008 once its send buffer passes WS_MAX_BUFFERED", async () => {
     let tcp!: Socket;
-    const socket = await TestSocket.open(url, {
+    const socket = await TestSocket.open(wsUrl(), {
       createConnection: (options: any) => (tcp = connect(options.port, options.host)),
     } as any);
     await socket.subscribe("lobby");
     tcp.pause();
-    const publisher = server.container.resolve(ChannelPublisher);
+    const publisher = testServer().container.resolve(ChannelPublisher);
     const chunk = "y".repeat(64 * 1024);
     const slowReaderClosed = () => logs.some((line) => line.msg === "websocket client is not reading what it is sent: closing it");
     for (let sent = 0; !slowReaderClosed() && sent < 2000; sent += 1) {
