@@ -3,7 +3,7 @@ import type { CONNECTION_TYPE, HTTP_METHOD, MCP_RESPONSE_FORMAT } from "./consta
 import type { Connection } from "./connection";
 import type { TypedError } from "./errors";
 import type { ActionMiddleware } from "./middleware";
-import type { SchemaOutput } from "./zod-internals";
+import type { SchemaInput, SchemaOutput } from "./zod-internals";
 
 /**
  * An HTTP method: `HTTP_METHOD.GET`, or its name as a plain string in any case. A class field
@@ -40,6 +40,35 @@ export type MiddlewareReference = ActionMiddleware | (new (...args: any[]) => Ac
 export type ActionTransport = CONNECTION_TYPE | `${CONNECTION_TYPE}`;
 
 export type ActionInputs = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+
+/**
+ * What `run` returns (for a streaming action: each value it yields). Its input side is what `run`
+ * hands over, a `Date` say; a client receives that value's JSON (docs/actions.md, "Outputs").
+ */
+export type ActionOutputs = z.ZodType;
+
+/** What `run` may return, given the action's `outputs`: anything when it declares none. */
+export type RunResult<Outputs> = Outputs extends z.ZodType ? SchemaInput<Outputs> : unknown;
+
+/** What a `run` returns, awaited; what it yields, for an `async *run`. */
+type ReturnedBy<Run> = Run extends (...args: any[]) => infer Returned
+  ? Awaited<Returned> extends infer Value
+    ? Value extends AsyncIterable<infer Chunk>
+      ? Chunk
+      : Value
+    : never
+  : never;
+
+/**
+ * `outputs` that describe what the class's own `run` returns. A class may or may not declare
+ * `outputs`, so `run`'s return cannot be checked against `this["outputs"]` (the compiler resolves
+ * a member the class lacks to nothing); instead the schema is checked against `run`, through the
+ * parameter of zod's `decode`, whose type is the schema's input side and which the compiler
+ * compares with what `run` returns.
+ */
+export type OutputsDescribing<A extends { run: unknown }> = ActionOutputs & {
+  decode(value: ReturnedBy<A["run"]>, ...rest: any[]): unknown;
+};
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 
@@ -85,6 +114,8 @@ export interface ActionDefinition<Inputs extends ActionInputs | undefined = Acti
   name: string;
   description?: string;
   inputs?: Inputs;
+  /** What `run` returns; checked by the compiler, and at run time outside production (`CHECK_OUTPUTS`). */
+  outputs?: OutputsDescribing<this>;
   middleware?: readonly MiddlewareReference[];
   mcp?: McpActionConfig;
   web?: WebConfig;
@@ -100,9 +131,14 @@ export interface ActionDefinition<Inputs extends ActionInputs | undefined = Acti
    * fails to compile under `implements Action`, as does a misspelt or missing param. A method
    * (its params compared both ways) rather than a property, so that `run` may take more than its
    * inputs: what its middleware adds (see `ActionParams`). Herald always passes the connection
-   * and the abort signal. An `async *run` streams its response (core/streaming.ts).
+   * and the abort signal. An `async *run` streams its response (core/streaming.ts). What it
+   * returns (or yields) is checked against `outputs` by `OutputsDescribing`.
    */
-  run(params: SchemaOutput<(this & { inputs: ActionInputs })["inputs"]>, connection: Connection, abortSignal: AbortSignal): Promise<unknown> | AsyncIterable<unknown>;
+  run(
+    params: SchemaOutput<(this & { inputs: ActionInputs })["inputs"]>,
+    connection: Connection,
+    abortSignal: AbortSignal,
+  ): Promise<unknown> | AsyncIterable<unknown>;
 }
 
 /**

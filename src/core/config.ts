@@ -29,6 +29,7 @@ const environmentSchema = z.object({
   PARAMS_MAX_KEYS: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxKeys),
   PARAMS_MAX_VALUES: z.coerce.number().int().min(1).default(DEFAULT_PARAMS_BOUNDS.maxValues),
   HTTP_TRUST_PROXY: trustProxy.default(false),
+  CHECK_OUTPUTS: z.enum(["true", "false"]).optional(),
 });
 
 const VARIABLES = Object.keys(environmentSchema.shape) as (keyof typeof environmentSchema.shape)[];
@@ -50,6 +51,8 @@ export class HeraldConfig {
   readonly paramsBounds!: ParamsBounds;
   /** Which proxies' `X-Forwarded-*` headers are believed, for every transport that has a network peer. */
   readonly trustProxy!: TrustProxy;
+  /** Whether each response is checked against its action's `outputs`: outside production unless set. */
+  readonly checkOutputs!: boolean;
   /** Every variable as read, after `NAME_<NODE_ENV>` overrides, for application settings. */
   readonly raw!: Readonly<Record<string, string | undefined>>;
 
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
     actionTimeout: values.ACTION_TIMEOUT,
     paramsBounds: { maxKeys: values.PARAMS_MAX_KEYS, maxValues: values.PARAMS_MAX_VALUES },
     trustProxy: values.HTTP_TRUST_PROXY,
+    checkOutputs: values.CHECK_OUTPUTS === undefined ? !production : values.CHECK_OUTPUTS === "true",
     raw: Object.freeze(resolved),
   });
 }

@@ -4,10 +4,12 @@ import type { Connection } from "./connection";
 import type {
   ActionDefinition,
   ActionInputs,
+  ActionOutputs,
   ActionParams,
   ActionTransport,
   McpActionConfig,
   MiddlewareReference,
+  RunResult,
   TaskConfig,
   WebConfig,
 } from "./action";
@@ -18,6 +20,7 @@ export interface ActionOptions {
   name: string;
   description?: string;
   inputs?: ActionInputs;
+  outputs?: ActionOutputs;
   middleware?: readonly MiddlewareReference[];
   timeout?: number;
   web?: WebConfig;
@@ -41,12 +44,19 @@ function defineMembers(target: Constructor, members: Record<string, unknown>): v
 export interface Action<Inputs extends ActionInputs | undefined = ActionInputs | undefined>
   extends ActionDefinition<Inputs> {}
 
+type OutputsOf<Options> = Options extends { outputs: infer Outputs } ? Outputs : undefined;
+
 /**
- * A class whose `run` takes what the decorator's `inputs` and `middleware` give it: the class has
- * no `inputs` member for `implements Action` to check against, so the decorator checks it.
+ * A class whose `run` takes what the decorator's `inputs` and `middleware` give it, and returns
+ * what its `outputs` describe: the class has no such members for `implements Action` to check
+ * against, so the decorator checks them.
  */
 type RunsWith<Options> = abstract new (...args: any[]) => {
-  run(params: ActionParams<Options>, connection: Connection, abortSignal: AbortSignal): Promise<unknown> | AsyncIterable<unknown>;
+  run(
+    params: ActionParams<Options>,
+    connection: Connection,
+    abortSignal: AbortSignal,
+  ): Promise<RunResult<OutputsOf<Options>>> | AsyncIterable<RunResult<OutputsOf<Options>>>;
 };
 
 export function Action<Options extends ActionOptions>(options: Options): <C extends RunsWith<Options>>(target: C) => void {

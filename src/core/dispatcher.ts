@@ -11,7 +11,9 @@ import { isLevelOn, type Logger } from "./logger";
 import type { ActionMiddleware, ActionMiddlewareResponse, AfterContext } from "./middleware";
 import type { ActionRegistry, RegisteredAction } from "./registry";
 import { LogParams, loggedParams } from "./log-params";
+import { outputMismatch } from "./output-check";
 import { assertParamsBounds, ParamsBounds } from "./params-bounds";
+import { isAsyncIterable } from "./streaming";
 import { parseParams } from "./validation";
 
 export interface ActionResult {
@@ -36,6 +38,8 @@ export interface DispatcherOptions {
   failureBehind?: (error: unknown) => ServiceFailure | undefined;
   /** Bounds on calls in flight per connection and per remote address; none when absent. */
   concurrentCalls?: ConcurrentCallLimits;
+  /** Whether a response is checked against its action's `outputs` (`CHECK_OUTPUTS`); not when absent. */
+  checkOutputs?: boolean;
 }
 
 export interface DispatchOptions {
@@ -231,6 +235,11 @@ export class Dispatcher {
       this.fail(call, thrown, connection, registered.name);
     }
     if (!call.error) await this.runChain(registered, call, connection, signal);
+    const { outputs } = registered.action;
+    if (outputs && this.options.checkOutputs && !call.error && !isAsyncIterable(call.response)) {
+      const found = outputMismatch(registered.name, outputs, call.response);
+      call.error = found instanceof Promise ? await found : found;
+    }
   }
 
   /** Records what a step threw; once the deadline has answered the call, its timeout stands and the throw is only logged. */

@@ -136,6 +136,7 @@ export class HeraldServer {
       globalMiddleware: globalMiddlewareOf(middleware),
       failureBehind: (error) => this.health.failureBehind(error),
       concurrentCalls: readConcurrentCallLimits(this.config),
+      checkOutputs: this.config.checkOutputs,
     });
     this.container.register(Dispatcher, { useValue: this.dispatcher });
 

@@ -76,3 +76,5 @@ export function overrideJsonSchema(schema: z.core.$ZodType, convert: NonNullable
  * still resolves when the schema is `this["inputs"]` of a class being checked against an interface.
  */
 export type SchemaOutput<S extends { _zod: { output: unknown } }> = S["_zod"]["output"];
+/** What a schema takes in, read as `SchemaOutput` is. */
+export type SchemaInput<S extends { _zod: { input: unknown } }> = S["_zod"]["input"];

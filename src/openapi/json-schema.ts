@@ -46,6 +46,43 @@ function convertInputs(inputs: z.ZodType): JSONSchema {
   return schema;
 }
 
+const convertedOutputs = new WeakMap<z.ZodType, JSONSchema>();
+
+/**
+ * The JSON Schema of what a client receives for `outputs`: the JSON of what `run` returns, so the
+ * input side of the schema, with a date as its ISO text, as Herald's encoder writes it. Internal fields are left out, and a secret's examples and defaults too.
+ */
+export function outputJsonSchema(outputs: z.ZodType): JSONSchema {
+  let schema = convertedOutputs.get(outputs);
+  if (!schema) {
+    const { $schema: _dialect, ...converted } = z.toJSONSchema(outputs, {
+      io: "input",
+      unrepresentable: "any",
+      override: describeReceived,
+    });
+    schema = converted;
+    convertedOutputs.set(outputs, schema);
+  }
+  return schema;
+}
+
+function describeReceived(context: ConversionContext): void {
+  const { zodSchema, jsonSchema } = context;
+  if (defOf(zodSchema).type === "date") Object.assign(jsonSchema, { type: "string", format: "date-time" });
+  leaveOutInternalFields(zodSchema, jsonSchema);
+  if (jsonSchema.secret === true) {
+    // The action does send it: writeOnly would tell clients a response never holds it.
+    delete jsonSchema.secret;
+    delete jsonSchema.writeOnly;
+    forgetDocumentedValues(jsonSchema);
+  }
+}
+
+/** A documented value of a secret is a secret published: examples and defaults stay out. */
+function forgetDocumentedValues(jsonSchema: JSONSchema): void {
+  for (const revealing of ["examples", "example", "default", "const"]) delete (jsonSchema as Record<string, unknown>)[revealing];
+}
+
 /**
  * JSON Schemas of every action's `inputs`, keyed by action name; actions without `inputs` have
  * no entry. Throws a SERVER_INITIALIZATION TypedError naming the action whose schema zod cannot
@@ -74,8 +111,7 @@ function describeForClients({ zodSchema, jsonSchema }: ConversionContext): void 
     delete jsonSchema.secret;
     jsonSchema.writeOnly = true;
     if (jsonSchema.type === "string" || jsonSchema.type === undefined) jsonSchema.format = "password";
-    // A documented value of a secret is a secret published: examples and defaults stay out.
-    for (const revealing of ["examples", "example", "default", "const"]) delete (jsonSchema as Record<string, unknown>)[revealing];
+    forgetDocumentedValues(jsonSchema);
   }
   // A default computed by a function (a date, a random id) would document one arbitrary value.
   if ("default" in jsonSchema && hasComputedDefault(zodSchema)) delete jsonSchema.default;

@@ -10,6 +10,7 @@ import type {
 import type { ActionDefinition } from "../core/action";
 import { isStreamingAction } from "../core/streaming";
 import { takesFiles } from "../schema/takes-files";
+import { outputJsonSchema } from "./json-schema";
 import { operationErrorResponses } from "./error-responses";
 import type { RoutePath } from "./route-path";
 
@@ -131,7 +132,7 @@ function successResponse(action: ActionDefinition): ResponseObject {
   }
   return {
     description: "The value the action returns, as JSON.",
-    content: { "application/json": { schema: {} } },
+    content: { "application/json": { schema: action.outputs ? (outputJsonSchema(action.outputs) as Schema) : {} } },
   };
 }
 

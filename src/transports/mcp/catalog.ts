@@ -1,10 +1,11 @@
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { z } from "zod";
+import type { ActionOutputs } from "../../core/action";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE, MCP_RESPONSE_FORMAT } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
-import { inputJsonSchema } from "../../openapi/json-schema";
+import { inputJsonSchema, outputJsonSchema } from "../../openapi/json-schema";
 import { toolNameOf, toolTable } from "./tool-names";
 
 export interface ToolEntry {
@@ -14,11 +15,17 @@ export interface ToolEntry {
     title?: string;
     description?: string;
     inputSchema: { type: "object"; [key: string]: unknown };
+    outputSchema?: ObjectSchema;
     _meta?: Record<string, unknown>;
   };
   format: `${MCP_RESPONSE_FORMAT}`;
   /** Values are sent as progress notifications and the result lists them all (core/streaming.ts). */
   streaming: boolean;
+  /**
+   * With `outputs`: whether `structuredContent` is `{ result: value }` (true) or the value itself,
+   * as `outputSchema` says. Without: decided by each value (results.ts).
+   */
+  wrapsResult?: boolean;
 }
 
 export interface ResourceEntry {
@@ -59,6 +66,20 @@ function inputFields(registered: RegisteredAction): { name: string; description?
   }));
 }
 
+type ObjectSchema = { type: "object"; [key: string]: unknown };
+
+/**
+ * A tool's `outputSchema`, which MCP wants to be an object: the value's own schema when it is one,
+ * else `{ result }` around it (a streaming tool's list of values included), which is then how
+ * `structuredContent` holds the value (results.ts).
+ */
+function toolOutput(outputs: ActionOutputs, streaming: boolean): { outputSchema: ObjectSchema; wrapsResult: boolean } {
+  const value = outputJsonSchema(outputs);
+  if (!streaming && value.type === "object") return { outputSchema: value as ObjectSchema, wrapsResult: false };
+  const result = streaming ? { type: "array", items: value } : value;
+  return { outputSchema: { type: "object", properties: { result }, required: ["result"] }, wrapsResult: true };
+}
+
 /** What an action set looks like to MCP clients: tools, resources, templates, prompts, apps. */
 export class McpCatalog {
   readonly tools = new Map<string, ToolEntry>();
@@ -76,15 +97,18 @@ export class McpCatalog {
       const app = action.mcp?.app;
       if (app) this.apps.set(app.uri, { uri: app.uri, name: `${registered.name} app`, html: app.html });
       const inputSchema = action.inputs ? inputJsonSchema(action.inputs) : { type: "object", properties: {} };
+      const output = action.outputs && toolOutput(action.outputs, isStreamingAction(action));
       this.tools.set(name, {
         registered,
         format: action.mcp?.responseFormat ?? MCP_RESPONSE_FORMAT.JSON,
         streaming: isStreamingAction(action),
+        ...(output ? { wrapsResult: output.wrapsResult } : {}),
         definition: {
           name,
           ...(action.mcp?.title ? { title: action.mcp.title } : {}),
           ...(action.description ? { description: action.description } : {}),
           inputSchema: { ...inputSchema, type: "object" } as ToolEntry["definition"]["inputSchema"],
+          ...(output ? { outputSchema: output.outputSchema } : {}),
           ...(app ? { _meta: { ui: { resourceUri: app.uri }, "ui/resourceUri": app.uri } } : {}),
         },
       });

@@ -94,6 +94,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
       production,
       logger: herald.logger,
       streaming: entry.streaming,
+      ...(entry.wrapsResult !== undefined ? { wrapsResult: entry.wrapsResult } : {}),
       signal: extra.signal,
       connection,
     });

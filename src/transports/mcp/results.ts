@@ -9,14 +9,21 @@ import { toJsonValue } from "../../core/response-encoder";
 import { forEachChunk, isAsyncIterable } from "../../core/streaming";
 import { toMarkdown } from "./markdown";
 
-/** structuredContent must be an object; other values are wrapped so the JSON stays whole. */
-function structured(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : { result: value ?? null };
+/**
+ * structuredContent must be an object; other values are wrapped so the JSON stays whole. A tool
+ * with an `outputSchema` wraps as that schema says (catalog.ts), whatever the value.
+ */
+function structured(value: unknown, wrapsResult: boolean | undefined): Record<string, unknown> {
+  const wraps = wrapsResult ?? !(typeof value === "object" && value !== null && !Array.isArray(value));
+  return wraps ? { result: value ?? null } : (value as Record<string, unknown>);
 }
 
-function errorResult(error: TypedError, production: boolean): CallToolResult {
+/**
+ * A tool error result. Its structuredContent is the error body, except for a tool that declares
+ * an `outputSchema`: clients check structuredContent against it, errors included, so there the
+ * body is only in the text.
+ */
+function errorResult(error: TypedError, production: boolean, declaresOutput = false): CallToolResult {
   const body = errorBody(error, production);
   const issues = body.error.issues?.map((issue) => `- ${issue.path.join(".") || "(params)"}: ${issue.message}`);
   const text = issues?.length ? `${body.error.message}\n${issues.join("\n")}` : body.error.message;
@@ -26,7 +33,7 @@ function errorResult(error: TypedError, production: boolean): CallToolResult {
       { type: "text", text },
       { type: "text", text: JSON.stringify(body) },
     ],
-    structuredContent: body as unknown as Record<string, unknown>,
+    ...(declaresOutput ? {} : { structuredContent: body as unknown as Record<string, unknown> }),
   };
 }
 
@@ -36,6 +43,8 @@ export interface ToolCallContext {
   logger: Logger;
   /** Whether the action is declared streaming (core/streaming.ts). */
   streaming: boolean;
+  /** For a tool with an `outputSchema`: whether structuredContent wraps the value as `{ result }`. */
+  wrapsResult?: boolean;
   signal: AbortSignal;
   /** Where each streamed value goes as a progress notification, when the caller asked for progress. */
   connection?: Connection;
@@ -56,7 +65,8 @@ async function collect(actionName: string, source: AsyncIterable<unknown>, conte
 }
 
 export async function toolResult(result: ActionResult, context: ToolCallContext): Promise<CallToolResult> {
-  if (result.error) return errorResult(result.error, context.production);
+  const declaresOutput = context.wrapsResult !== undefined;
+  if (result.error) return errorResult(result.error, context.production, declaresOutput);
   let value: unknown;
   try {
     value =
@@ -66,11 +76,11 @@ export async function toolResult(result: ActionResult, context: ToolCallContext)
   } catch (thrown) {
     const error = toTypedError(thrown, context.production);
     context.logger.error({ err: error.cause ?? error, action: result.actionName }, "mcp: the tool result cannot be sent");
-    return errorResult(error, context.production);
+    return errorResult(error, context.production, declaresOutput);
   }
   const text = context.format === MCP_RESPONSE_FORMAT.MARKDOWN ? toMarkdown(value) : JSON.stringify(value);
   return {
     content: [{ type: "text", text }],
-    structuredContent: structured(value),
+    structuredContent: structured(value, context.wrapsResult),
   };
 }
