@@ -22,6 +22,7 @@ export type { ActionOptions } from "./core/decorators";
 export type {
   ActionDefinition,
   ActionInputs,
+  ActionOutputs,
   ActionParams,
   ActionResponse,
   ActionTransport,
@@ -59,7 +60,7 @@ export { createHerald, startHerald } from "./herald";
 
 export { secret, isSecret } from "./core/secret";
 export { zBooleanFromString } from "./schema/boolean-from-string";
-export { paginationInputs, paginate } from "./schema/pagination";
+export { paginationInputs, paginationOutputs, paginate } from "./schema/pagination";
 export type { PaginatedResult, PaginationOptions, PaginationParams } from "./schema/pagination";
 export type { CountResult, PaginateOptions } from "./schema/pagination";
 export { zodFromEntity } from "./schema/zod-from-entity";

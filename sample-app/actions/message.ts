@@ -4,7 +4,7 @@ import { ChannelPublisher, HTTP_METHOD, Logger, Web, type Action, type ActionPar
 import { MESSAGES_CHANNEL } from "../channels/messages";
 import { Message } from "../entities/message";
 import { RequireSignIn } from "../middleware/require-sign-in";
-import { serializeMessage, type MessageListRow } from "../schemas/message";
+import { serializeMessage, zMessageSchema, type MessageListRow } from "../schemas/message";
 import { storableText } from "../schemas/text";
 
 @Web({ route: "/message", method: HTTP_METHOD.PUT })
@@ -14,6 +14,7 @@ export class MessageCreate implements Action {
   inputs = z.object({
     body: storableText().trim().min(1).max(2000).describe("The message, 1 to 2000 characters"),
   });
+  outputs = z.object({ message: zMessageSchema });
   middleware = [RequireSignIn];
   mcp = { tool: false };
 

@@ -1,15 +1,16 @@
 import { DataSource } from "typeorm";
 import { z } from "zod";
-import { CONNECTION_TYPE, HTTP_METHOD, Task, Web, paginate, paginationInputs, type Action, type ActionParams } from "herald";
+import { CONNECTION_TYPE, HTTP_METHOD, Task, Web, paginate, paginationInputs, paginationOutputs, type Action, type ActionParams } from "herald";
 import { Message } from "../entities/message";
 import { RequireApiKey } from "../middleware/require-api-key";
-import type { MessageListRow } from "../schemas/message";
+import { zMessageListRow, type MessageListRow } from "../schemas/message";
 
 @Web({ route: "/messages/list", method: HTTP_METHOD.GET })
 export class MessagesList implements Action {
   name = "messages:list";
   description = "Messages, newest first, one page at a time";
   inputs = paginationInputs({ defaultLimit: 10, maxLimit: 50 });
+  outputs = z.object({ messages: z.array(zMessageListRow), pagination: paginationOutputs });
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -53,6 +54,7 @@ export class MessagesCleanup implements Action {
       .describe("Maximum age in milliseconds (default: one day; at most a hundred years)"),
   });
   // Lets the task workers and the CLI through; it would ask any network transport added above for the admin key.
+  outputs = z.object({ messagesDeleted: z.number().int().min(0) });
   middleware = [RequireApiKey];
 
   constructor(private readonly dataSource: DataSource) {}

@@ -6,7 +6,7 @@ import { checkCredentials } from "../lib/credentials";
 import { SESSION_USER_ID, sessionOf } from "../lib/signed-in";
 import { LimitSignInsPerAccount, LimitSignInsPerAddress } from "../middleware/limit-sign-ins";
 import { RequireSignIn } from "../middleware/require-sign-in";
-import { serializeUser } from "../schemas/user";
+import { serializeUser, userOutputs } from "../schemas/user";
 
 /** MCP clients carry no session cookie: the session actions are not MCP tools. */
 const NOT_AN_MCP_TOOL = { tool: false };
@@ -19,6 +19,7 @@ export class SessionCreate implements Action {
     email: z.email().max(320).describe("The account's e-mail address"),
     password: secret(z.string().min(1).max(256).describe("The account's password")),
   });
+  outputs = userOutputs;
   middleware = [LimitSignInsPerAddress, LimitSignInsPerAccount];
   mcp = NOT_AN_MCP_TOOL;
 
@@ -46,6 +47,7 @@ export class SessionView implements Action {
   description = "The signed-in user";
   // Declared, though empty, so that the compiler checks run's params, currentUser included.
   inputs = z.object({});
+  outputs = userOutputs;
   middleware = [RequireSignIn];
   mcp = NOT_AN_MCP_TOOL;
 
@@ -58,10 +60,11 @@ export class SessionView implements Action {
 export class SessionDestroy implements Action {
   name = "session:destroy";
   description = "Sign out; signing out when not signed in is not an error";
+  outputs = z.object({ signedOut: z.literal(true) });
   mcp = NOT_AN_MCP_TOOL;
 
   async run(_params: ActionParams<SessionDestroy>, connection: Connection) {
     await connection.session?.destroy();
-    return { signedOut: true };
+    return { signedOut: true as const };
   }
 }

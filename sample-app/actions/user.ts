@@ -6,7 +6,7 @@ import { User } from "../entities/user";
 import { hashPassword, verifyPassword } from "../lib/passwords";
 import { LimitCurrentPassword } from "../middleware/limit-current-password";
 import { RequireSignIn } from "../middleware/require-sign-in";
-import { serializeUser, serializeUserFor, userFields, zUserIdOrModel } from "../schemas/user";
+import { serializeUser, serializeUserFor, userFields, userOutputs, zOtherUserSchema, zPublicUserSchema, zUserIdOrModel } from "../schemas/user";
 
 async function checkCurrentPassword(currentPassword: string | undefined, passwordHash: string): Promise<void> {
   if (currentPassword === undefined) {
@@ -35,6 +35,7 @@ export class UserCreate implements Action {
   name = "user:create";
   description = "Sign up: create a user with a name, an e-mail address and a password";
   inputs = z.object(userFields);
+  outputs = userOutputs;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -62,6 +63,7 @@ export class UserView implements Action {
   inputs = z.object({
     user: zUserIdOrModel().describe("The user's id"),
   });
+  outputs = z.object({ user: z.union([zPublicUserSchema, zOtherUserSchema]).describe("The user; the e-mail address only on your own") });
   middleware = [RequireSignIn];
   mcp = { tool: false };
 
@@ -80,6 +82,7 @@ export class UserEdit implements Action {
     password: userFields.password.optional(),
     currentPassword: secret(z.string().min(1).max(256).describe("Your password as it is now: required to change it")).optional(),
   });
+  outputs = userOutputs;
   middleware = [RequireSignIn, LimitCurrentPassword];
   mcp = { tool: false };
 

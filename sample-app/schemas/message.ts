@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { zIdOrModel, zodFromEntity } from "herald";
 import { Message } from "../entities/message";
 
@@ -6,13 +6,13 @@ import { Message } from "../entities/message";
 export const zMessageSchema = zodFromEntity(Message);
 export type MessageModel = z.output<typeof zMessageSchema>;
 
-/** A row of `messages:list`. */
-export interface MessageListRow {
-  id: number;
-  body: string;
-  /** The author's name; null when no user matches. */
-  user_name: string | null;
-}
+/** A row of `messages:list`, as its outputs and the messages channel describe it. */
+export const zMessageListRow = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  user_name: z.string().nullable().describe("The author's name; null when no user matches"),
+});
+export type MessageListRow = z.output<typeof zMessageListRow>;
 
 export function serializeMessage(message: MessageModel): MessageModel {
   return zMessageSchema.parse(message);

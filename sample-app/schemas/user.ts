@@ -15,6 +15,9 @@ export type PublicUser = z.output<typeof zPublicUserSchema>;
 export const zOtherUserSchema = zPublicUserSchema.omit({ email: true });
 export type OtherUser = z.output<typeof zOtherUserSchema>;
 
+/** What the actions that answer with the caller's own account return. */
+export const userOutputs = z.object({ user: zPublicUserSchema });
+
 /** The user as its owner sees it. */
 export function serializeUser(user: UserModel): PublicUser {
   return zPublicUserSchema.parse(user); // zod objects drop unknown keys: nothing else leaks

@@ -16,6 +16,14 @@ export interface PaginatedResult<T> {
   pagination: { page: number; limit: number; total: number; pages: number };
 }
 
+/** The `pagination` of a page `paginate` returns, for an action's `outputs`. */
+export const paginationOutputs = z.object({
+  page: z.number().int().min(1).describe("This page's number, starting at 1"),
+  limit: z.number().int().min(1).describe("The most rows a page holds"),
+  total: z.number().int().min(0).describe("Rows on every page together"),
+  pages: z.number().int().min(0).describe("How many pages there are"),
+});
+
 /**
  * `{ page, limit }` coerced from strings; `page` is 1-indexed. A `limit` above `maxLimit` is
  * rejected (422) rather than silently reduced, so a caller never gets fewer rows than it asked for
