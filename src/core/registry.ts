@@ -1,5 +1,5 @@
 import type { DependencyContainer } from "tsyringe";
-import type { ActionDefinition, MiddlewareReference } from "./action";
+import type { ActionDefinition } from "./action";
 import { checkTransports } from "./action-transports";
 import { ErrorType, TypedError } from "./errors";
 import { instantiate, sourceOf } from "./loader";
