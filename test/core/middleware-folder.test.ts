@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { Connection, CONNECTION_TYPE, ErrorType, HeraldServer, RUN_MODE, rootContainer } from "herald";
-import { captureLogs } from "../support/pipeline";
+import { jsonLogs } from "../support/json-logs";
 import { MiddlewareJournal } from "../fixtures/apps/middleware-folder/services/journal";
 
 const appDir = join(__dirname, "../fixtures/apps/middleware-folder");
 const cli = () => new Connection({ type: CONNECTION_TYPE.cli });
 
 async function started(dir = appDir) {
-  const logs = captureLogs();
+  const logs = jsonLogs();
   const server = new HeraldServer({
     appDir: dir,
     runMode: RUN_MODE.cli,
