@@ -31,7 +31,7 @@ export type {
   TaskConfig,
   WebConfig,
 } from "./core/action";
-export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware, MiddlewareSecurity } from "./core/middleware";
+export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware, GlobalMiddlewareClass, MiddlewareSecurity } from "./core/middleware";
 export { Connection } from "./core/connection";
 export type { ConnectionInit, ConnectionSession, ProgressReporter } from "./core/connection";
 export { ActionRegistry, ACTION_NAME_PATTERN } from "./core/registry";

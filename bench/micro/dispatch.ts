@@ -1,6 +1,6 @@
 import { openSync } from "node:fs";
 import { ActionRegistry, Connection, CONNECTION_TYPE, Dispatcher, LogFormat, LogLevel, rootContainer } from "../../src";
-import type { ActionDefinition, GlobalMiddleware } from "../../src";
+import type { ActionDefinition, ActionMiddleware } from "../../src";
 // Not on the public surface: the server builds its logger itself.
 import { createLogger } from "../../src/core/logger";
 import { echoInputs, echoResponse, type EchoParams } from "../shared/echo";
@@ -31,8 +31,7 @@ const echo: ActionDefinition = {
   run: async (params: unknown) => echoResponse(params as EchoParams),
 } as ActionDefinition;
 
-const counter: GlobalMiddleware = {
-  global: true,
+const counter: ActionMiddleware = {
   async runBefore(_params, connection) {
     connection.state.requestNumber = countRequest();
   },

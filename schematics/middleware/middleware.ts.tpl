@@ -1,8 +1,9 @@
 import type { ActionMiddleware, ActionMiddlewareResponse, Connection } from "herald";
 
 /**
- * Runs around the actions that list it (`middleware: [{{className}}]`). Give it `global = true`
- * to run it around every action instead.
+ * Runs around the actions that list it (`middleware: [{{className}}]`). Give the class
+ * `static readonly global = true` to run it around every action instead. Listed by no action and
+ * not global, it is not built: the boot warns about it.
  */
 export class {{className}} implements ActionMiddleware {
   name = "{{middlewareName}}";

@@ -40,15 +40,19 @@ function isClass(value: unknown): value is new (...args: any[]) => object {
   return typeof value === "function" && /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
+/** A class exported by a file under a loaded folder, not built yet. */
+export interface ExportedClass {
+  readonly type: new (...args: any[]) => object;
+  readonly exportName: string;
+  readonly file: string;
+}
+
 /**
- * Loads every module under `searchDir`, resolves each exported class through the container
- * (so constructors get their services) and returns the instances, in file order.
+ * Loads every module under `searchDir` and returns the classes they export, in file order, without
+ * building any: `sourceOf` names each one's file.
  */
-export async function globLoader<T = unknown>(
-  searchDir: string,
-  container: DependencyContainer = rootContainer,
-): Promise<T[]> {
-  const instances: T[] = [];
+export function loadExportedClasses(searchDir: string): ExportedClass[] {
+  const classes: ExportedClass[] = [];
   for (const file of listLoadableFiles(searchDir)) {
     let moduleExports: Record<string, unknown>;
     try {
@@ -65,19 +69,41 @@ export async function globLoader<T = unknown>(
     for (const [exportName, exported] of Object.entries(moduleExports)) {
       if (!isClass(exported) || seen.has(exported)) continue;
       seen.add(exported);
-      let instance: object;
-      try {
-        instance = container.resolve(exported);
-      } catch (cause) {
-        throw new TypedError({
-          message: `Could not instantiate ${exportName} from ${file}: ${(cause as Error)?.message ?? cause}`,
-          type: ErrorType.SERVER_INITIALIZATION,
-          cause,
-        });
-      }
-      sources.set(instance, file);
-      instances.push(instance as T);
+      if (!sources.has(exported)) sources.set(exported, file);
+      classes.push({ type: exported, exportName, file });
     }
   }
-  return instances;
+  return classes;
+}
+
+/** Resolves `type` through the container; a failure names the class and, when known, its file. */
+export function instantiate<T extends object>(
+  container: DependencyContainer,
+  type: new (...args: any[]) => T,
+  exportName = type.name,
+  file = sourceOf(type),
+): T {
+  let instance: T;
+  try {
+    instance = container.resolve(type);
+  } catch (cause) {
+    throw new TypedError({
+      message: `Could not instantiate ${exportName}${file ? ` from ${file}` : ""}: ${(cause as Error)?.message ?? cause}`,
+      type: ErrorType.SERVER_INITIALIZATION,
+      cause,
+    });
+  }
+  if (file) sources.set(instance, file);
+  return instance;
+}
+
+/**
+ * Loads every module under `searchDir`, resolves each exported class through the container
+ * (so constructors get their services) and returns the instances, in file order.
+ */
+export async function globLoader<T = unknown>(
+  searchDir: string,
+  container: DependencyContainer = rootContainer,
+): Promise<T[]> {
+  return loadExportedClasses(searchDir).map(({ type, exportName, file }) => instantiate(container, type, exportName, file) as T);
 }

@@ -52,9 +52,27 @@ export interface ActionMiddleware<P = any> {
   ): Promise<ActionMiddlewareResponse<P> | void>;
 }
 
-/** A middleware class in the app's middleware folder that applies to every action. */
+/**
+ * An instance of a global middleware: an `ActionMiddleware` that says nothing of being global, since
+ * the class does (`GlobalMiddlewareClass`). The instance form of the flag is refused by the types as
+ * by the boot, which would never build a class that carries it only there.
+ */
 export interface GlobalMiddleware extends ActionMiddleware {
-  global: true;
-  /** Lower runs first among global middleware; default 1000. */
-  priority?: number;
+  global?: never;
+  priority?: never;
+}
+
+/**
+ * A class in the app's middleware folder that runs around every action:
+ * `static readonly global = true`, and `static readonly priority` to order it among the global ones.
+ */
+export interface GlobalMiddlewareClass<M extends ActionMiddleware = ActionMiddleware> {
+  new (...args: any[]): M;
+  readonly global: true;
+  /** Lower runs first among global middleware; default 1000, equal priorities in file path order. */
+  readonly priority?: number;
+}
+
+export function isGlobalMiddlewareClass(value: unknown): value is GlobalMiddlewareClass {
+  return typeof value === "function" && (value as { global?: unknown }).global === true;
 }

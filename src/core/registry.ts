@@ -1,8 +1,8 @@
 import type { DependencyContainer } from "tsyringe";
-import type { ActionDefinition, MiddlewareReference } from "./action";
+import type { ActionDefinition } from "./action";
 import { checkTransports } from "./action-transports";
 import { ErrorType, TypedError } from "./errors";
-import { sourceOf } from "./loader";
+import { instantiate, sourceOf } from "./loader";
 import type { ActionMiddleware } from "./middleware";
 
 export const ACTION_NAME_PATTERN = /^[a-zA-Z0-9_-]+(:[a-zA-Z0-9_-]+)+$/;
@@ -34,6 +34,7 @@ export function isActionLike(value: unknown): value is ActionDefinition {
 export class ActionRegistry {
   private readonly byName = new Map<string, RegisteredAction>();
   private readonly byRoute = new Map<string, RegisteredAction>();
+  private readonly middlewareByClass = new Map<new (...args: any[]) => object, ActionMiddleware>();
 
   constructor(private readonly container: DependencyContainer) {}
 
@@ -76,7 +77,7 @@ export class ActionRegistry {
     const entry: RegisteredAction = {
       action,
       name: action.name,
-      middleware: (action.middleware ?? []).map((reference) => this.resolveMiddleware(reference)),
+      middleware: (action.middleware ?? []).map((reference) => (typeof reference === "function" ? this.middlewareOf(reference) : reference)),
       source,
     };
     this.byName.set(action.name, entry);
@@ -92,7 +93,33 @@ export class ActionRegistry {
     return [...this.byName.values()];
   }
 
-  private resolveMiddleware(reference: MiddlewareReference): ActionMiddleware {
-    return typeof reference === "function" ? this.container.resolve(reference) : reference;
+  /**
+   * The one instance of a middleware class in this server, resolved through the container the
+   * first time an action (or the global chain) asks for it: a class listed by many actions is
+   * built once, and one the global chain also uses is that same instance.
+   */
+  middlewareOf(type: MiddlewareClass): ActionMiddleware {
+    const built = this.middlewareByClass.get(type);
+    if (built) return built;
+    const instance = instantiate(this.container, type);
+    if ((instance as { global?: unknown }).global === true) {
+      throw new TypedError({
+        message:
+          `Middleware ${type.name}${sourceOf(type) ? ` in ${sourceOf(type)}` : ""} sets "global = true" on its instances: ` +
+          "a global middleware says so on its class, `static readonly global = true` (and `static readonly priority`)",
+        type: ErrorType.SERVER_INITIALIZATION,
+        key: "global",
+        value: type.name,
+      });
+    }
+    this.middlewareByClass.set(type, instance);
+    return instance;
+  }
+
+  /** Whether some action, or the global chain, has had `type` built. */
+  hasBuiltMiddleware(type: new (...args: any[]) => object): boolean {
+    return this.middlewareByClass.has(type);
   }
 }
+
+type MiddlewareClass = new (...args: any[]) => ActionMiddleware;

@@ -10,11 +10,10 @@ import { readConcurrentCallLimits } from "./concurrent-calls";
 import { ActionResult, Dispatcher, DispatchOptions } from "./dispatcher";
 import { ErrorType, TypedError } from "./errors";
 import { appliesTo, Initializer, isInitializerLike, orderInitializers } from "./initializer";
-import { globLoader, sourceOf } from "./loader";
+import { globLoader, loadExportedClasses, sourceOf } from "./loader";
 import { createLogger, Logger, LOGGER_TOKEN } from "./logger";
-import type { ActionMiddleware, GlobalMiddleware } from "./middleware";
+import { globalMiddlewareClasses, warnUnusedMiddleware } from "./middleware-folder";
 import { ActionRegistry } from "./registry";
-import { DEFAULT_PRIORITY } from "./initializer";
 import { HealthRegistry } from "./health";
 import type { HttpMount } from "./http-mount";
 import type { Server as NodeHttpServer } from "node:http";
@@ -125,15 +124,16 @@ export class HeraldServer {
     );
 
     // Built after the initializers, which register the services (a DataSource, a store) that
-    // middleware and actions take in their constructors.
-    const middleware = await globLoader<ActionMiddleware>(this.app.middleware, this.container);
+    // middleware and actions take in their constructors. Only what runs is built: the global
+    // classes here, the ones actions list as the registry adds them.
+    const middlewareFolder = loadExportedClasses(this.app.middleware);
     this.dispatcher = new Dispatcher(this.registry, {
       logger: this.logger,
       actionTimeout: this.config.actionTimeout,
       paramsBounds: this.config.paramsBounds,
       production: this.config.production,
       logParams: this.config.logParams,
-      globalMiddleware: globalMiddlewareOf(middleware),
+      globalMiddleware: globalMiddlewareClasses(middlewareFolder).map((type) => this.registry.middlewareOf(type)),
       failureBehind: (error) => this.health.failureBehind(error),
       concurrentCalls: readConcurrentCallLimits(this.config),
       checkOutputs: this.config.checkOutputs,
@@ -147,6 +147,7 @@ export class HeraldServer {
       this.registry.add(action as never);
     }
     this.channels = await globLoader(this.app.channels, this.container);
+    warnUnusedMiddleware(middlewareFolder, this.registry, this.channels, this.logger);
 
     return this;
   }
@@ -241,10 +242,4 @@ export class HeraldServer {
       });
     }
   }
-}
-
-function globalMiddlewareOf(loaded: readonly ActionMiddleware[]): ActionMiddleware[] {
-  return loaded
-    .filter((candidate): candidate is GlobalMiddleware => (candidate as GlobalMiddleware).global === true)
-    .sort((a, b) => (a.priority ?? DEFAULT_PRIORITY) - (b.priority ?? DEFAULT_PRIORITY));
 }

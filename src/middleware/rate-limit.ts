@@ -88,7 +88,7 @@ function keyOf(options: RateLimitOptions, connection: Connection, params: Record
  *
  * @injectable()
  * export class ApiRateLimit extends rateLimit({ limit: 600, windowMs: 60_000, by: "user" }) {
- *   readonly global = true;
+ *   static readonly global = true;
  * }
  * ```
  */
@@ -105,21 +105,18 @@ export function rateLimit(options: RateLimitOptions): new (server: HeraldServer)
     readonly name = `rateLimit(${budget})`;
     /** Only for a budget that looks at the outcome: the others leave the chain nothing to await after the call. */
     readonly runAfter?: ActionMiddleware["runAfter"];
-    private resolvedStore: RateLimitStore | undefined;
+    private readonly store: RateLimitStore;
 
-    constructor(private readonly server: HeraldServer) {
+    constructor(server: HeraldServer) {
       if (!server) {
         throw new TypedError({
           message: "A class extending rateLimit() needs @injectable(), so that it gets the server",
           type: ErrorType.SERVER_INITIALIZATION,
         });
       }
+      // Middleware is built after the initializers, and RateLimitInitializer registers the store as it is built.
+      this.store = server.container.resolve(RATE_LIMIT_STORE_TOKEN);
       if (settles) this.runAfter = (_params, _connection, error, context) => this.settle(context?.callState, error);
-    }
-
-    /** Looked up at the first call: global middleware are built before the store is registered. */
-    private get store(): RateLimitStore {
-      return (this.resolvedStore ??= this.server.container.resolve(RATE_LIMIT_STORE_TOKEN));
     }
 
     async runBefore(params: Record<string, unknown>, connection: Connection): Promise<{ callState: string } | void> {

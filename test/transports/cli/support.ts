@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import repoJestConfig from "../../../jest.config";
 
@@ -82,18 +83,25 @@ export function typecheck(projectDir: string): Promise<ProcessRun> {
 export async function runJest(roots: string[]): Promise<{ run: ProcessRun; report: JestReport | undefined }> {
   const { globalSetup: _build, reporters: _reporters, ...config } = repoJestConfig;
   const nested = { ...config, rootDir: REPO_ROOT, roots };
-  const result = await run(
-    process.execPath,
-    [require.resolve("jest/bin/jest"), "--config", JSON.stringify(nested), "--json", "--ci"],
-    { cwd: roots[0]!, timeout: 240_000 },
-  );
-  let report: JestReport | undefined;
+  // The report goes to a file: the apps under test may log on stdout, beside Jest's --json.
+  const reportDir = mkdtempSync(join(tmpdir(), "herald-jest-report-"));
+  const reportFile = join(reportDir, "report.json");
   try {
-    report = JSON.parse(result.stdout) as JestReport;
-  } catch {
-    report = undefined;
+    const result = await run(
+      process.execPath,
+      [require.resolve("jest/bin/jest"), "--config", JSON.stringify(nested), "--json", "--outputFile", reportFile, "--ci"],
+      { cwd: roots[0]!, timeout: 240_000 },
+    );
+    let report: JestReport | undefined;
+    try {
+      report = JSON.parse(readFileSync(reportFile, "utf8")) as JestReport;
+    } catch {
+      report = undefined;
+    }
+    return { run: result, report };
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
   }
-  return { run: result, report };
 }
 
 export interface JestReport {
