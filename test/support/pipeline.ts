@@ -3,7 +3,8 @@ import { rootContainer } from "../../src/core/container";
 import { createLogger } from "../../src/core/logger";
 import { ActionRegistry } from "../../src/core/registry";
 import { Dispatcher } from "../../src/core/dispatcher";
-import { Connection, CONNECTION_TYPE, LogFormat, LogLevel, type ActionDefinition, type ActionMiddleware } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
+import { Connection, CONNECTION_TYPE, LogFormat, LogLevel, type ActionMiddleware } from "herald";
 
 /** Captures JSON log lines in memory. */
 export function captureLogs() {
