@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Connection, CONNECTION_TYPE, ErrorType, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType, TypedError, secret, type ActionMiddleware } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
 import { clientGone } from "../../src/core/client-gone";
 import { pipeline } from "../support/pipeline";
 
