@@ -50,7 +50,7 @@ const surface = {
       "ActionOptions", "ActionInputs", "ActionParams", "ActionResponse", "ActionTransport", "McpActionConfig",
       "MiddlewareReference", "TaskConfig", "WebConfig", "RegisteredAction", "ActionResult", "DispatchOptions",
       // middleware, connections, dependency injection
-      "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "MiddlewareSecurity",
+      "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "GlobalMiddlewareClass", "MiddlewareSecurity",
       "RateLimitKey", "RateLimitOptions", "ConnectionInit", "ConnectionSession", "ProgressReporter", "ProviderOverride",
       // server, configuration, lifecycle
       "ServerOptions", "AppConfig", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
