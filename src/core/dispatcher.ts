@@ -18,10 +18,12 @@ import { parseParams } from "./validation";
 
 export interface ActionResult {
   actionName: string;
+  /** A streaming call's is a DispatchedStream: the call, runAfter and its log line included, ends with it. */
   response?: unknown;
   error?: TypedError;
   /** The HTTP-equivalent status: 200, or the error's status from ErrorStatusCodes. */
   status: number;
+  /** For a streaming call, until its stream was handed over; its request log line covers the whole stream. */
   durationMs: number;
 }
 
