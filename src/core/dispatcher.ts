@@ -327,8 +327,10 @@ export class Dispatcher {
 
   /**
    * Hands a streaming call's stream to its transport. The call goes on until the stream ends: its
-   * deadline keeps running (the rest of it), it still counts against its caller, and its runAfter
-   * and request log line wait for the stream's outcome.
+   * one deadline keeps running (the rest of it) through the stream and the runAfters after it, it
+   * still counts against its caller, and its runAfter and request log line wait for the stream's
+   * outcome. As for any call, the deadline answers the caller at once, and what is under way then
+   * finishes by itself.
    */
   private streamed(
     registered: RegisteredAction,
@@ -339,23 +341,42 @@ export class Dispatcher {
     suspended: SuspendedChain,
   ): ActionResult {
     const timeoutMs = registered.action.timeout ?? this.options.actionTimeout;
-    const remainingMs = Math.max(0, Math.ceil(timeoutMs - (performance.now() - started)));
-    const timer = timeoutMs ? setTimeout(() => controller.abort(timeoutError(registered.name, timeoutMs)), remainingMs) : undefined;
-    const source = call.response as AsyncIterable<unknown>;
-    const stream = new DispatchedStream(source, registered.name, controller.signal, async (failed, thrown, closed) => {
-      clearTimeout(timer);
-      if (failed) call.error = this.normalize(thrown, connection);
-      // As when run outlives it: the deadline answers the caller at once, the rest finishes by itself.
-      const answeredAtDeadline = call.error?.type === ErrorType.CONNECTION_ACTION_TIMEOUT;
-      if (answeredAtDeadline) this.logStream(registered, call, connection, started);
-      try {
-        await closed;
-        await this.runChain(registered, call, connection, controller.signal, suspended);
-      } finally {
-        this.inFlight?.leave(connection);
+    let unwinding: Promise<void> | undefined;
+    let answer: ((error: TypedError | undefined) => void) | undefined;
+    let answeredAtDeadline = false;
+    const expire = () => {
+      const timedOut = timeoutError(registered.name, timeoutMs);
+      if (unwinding) {
+        // Past the stream, during its runAfters: the caller, still waiting for the stream's end, is answered now.
+        call.error = timedOut;
+        call.overrun = unwinding;
+        answeredAtDeadline = true;
+        this.logStream(registered, call, connection, started);
+        answer?.(timedOut);
       }
-      if (!answeredAtDeadline) this.logStream(registered, call, connection, started);
-      return call.error;
+      // Still streaming: the stream ends on the abort, with this reason (see below).
+      controller.abort(timedOut);
+    };
+    const remainingMs = Math.max(0, Math.ceil(timeoutMs - (performance.now() - started)));
+    const timer = timeoutMs ? setTimeout(expire, remainingMs) : undefined;
+    const stream = new DispatchedStream(call.response as AsyncIterable<unknown>, registered.name, controller.signal, (failed, thrown, closed) => {
+      if (failed) call.error = this.normalize(thrown, connection);
+      if (call.error?.type === ErrorType.CONNECTION_ACTION_TIMEOUT) {
+        answeredAtDeadline = true;
+        this.logStream(registered, call, connection, started);
+      }
+      const chain = closed.then(() => this.runChain(registered, call, connection, controller.signal, suspended));
+      unwinding = chain;
+      return new Promise((resolve) => {
+        answer = resolve;
+        const unwound = () => {
+          clearTimeout(timer);
+          this.inFlight?.leave(connection);
+          if (!answeredAtDeadline) this.logStream(registered, call, connection, started);
+          resolve(call.error);
+        };
+        void chain.then(unwound, unwound);
+      });
     });
     return { actionName: registered.name, status: 200, durationMs: performance.now() - started, response: stream };
   }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Connection, CONNECTION_TYPE, ErrorType, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType, HTTP_METHOD, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
 import { clientGone } from "../../src/core/client-gone";
 import { pipeline } from "../support/pipeline";
 
@@ -780,5 +780,32 @@ describe("a streaming action's chain", () => {
     const result = await run("stream:ticks");
     await expect(read(result.response)).rejects.toBe(failure);
     expect(logs.filter((line) => line.status)).toEqual([expect.objectContaining({ status: 503, msg: "action failed" })]);
+  });
+});
+
+describe("a streaming action's deadline", () => {
+  async function* oneTick() {
+    yield { tick: 1 };
+  }
+
+  test("covers the runAfters after the stream: one that hangs is cut, the reader gets the timeout, the line says 504", async () => {
+    const { run, logs } = pipeline([
+      action({
+        name: "stream:hang-after",
+        timeout: 50,
+        web: { route: "/hang-after", method: HTTP_METHOD.GET, streaming: true },
+        run: async () => oneTick(),
+        middleware: [{ runAfter: () => new Promise(() => undefined) }],
+      }),
+    ]);
+    const result = await run("stream:hang-after");
+    const texts: string[] = [];
+    await expect(
+      (async () => {
+        for await (const text of result.response as AsyncIterable<string>) texts.push(text);
+      })(),
+    ).rejects.toMatchObject({ type: ErrorType.CONNECTION_ACTION_TIMEOUT });
+    expect(texts).toEqual(['{"tick":1}']);
+    expect(logs.filter((line) => line.status)).toEqual([expect.objectContaining({ status: 504, msg: "action failed" })]);
   });
 });
