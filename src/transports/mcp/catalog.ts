@@ -17,8 +17,6 @@ export interface ToolEntry {
     _meta?: Record<string, unknown>;
   };
   format: `${MCP_RESPONSE_FORMAT}`;
-  /** Values are sent as progress notifications and the result lists them all (core/streaming.ts). */
-  streaming: boolean;
 }
 
 export interface ResourceEntry {
@@ -79,7 +77,6 @@ export class McpCatalog {
       this.tools.set(name, {
         registered,
         format: action.mcp?.responseFormat ?? MCP_RESPONSE_FORMAT.JSON,
-        streaming: isStreamingAction(action),
         definition: {
           name,
           ...(action.mcp?.title ? { title: action.mcp.title } : {}),

@@ -93,7 +93,6 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
       format: entry.format,
       production,
       logger: herald.logger,
-      streaming: entry.streaming,
       signal: extra.signal,
       connection,
     });
