@@ -1,6 +1,7 @@
 import { openSync } from "node:fs";
 import { ActionRegistry, Connection, CONNECTION_TYPE, Dispatcher, LogFormat, LogLevel, rootContainer } from "../../src";
-import type { ActionDefinition, ActionMiddleware } from "../../src";
+import type { ActionMiddleware } from "../../src";
+import type { ActionDefinition } from "../../src/core/action";
 // Not on the public surface: the server builds its logger itself.
 import { createLogger } from "../../src/core/logger";
 import { echoInputs, echoResponse, type EchoParams } from "../shared/echo";

@@ -3,6 +3,7 @@ import { allowsTransport } from "./action-transports";
 import { timeoutError, withinDeadline } from "./call-deadline";
 import { isClientGone } from "./client-gone";
 import type { Connection } from "./connection";
+import { DispatchedStream } from "./dispatched-stream";
 import { toTypedError } from "./error-body";
 import { ConcurrentCalls, type ConcurrentCallLimits } from "./concurrent-calls";
 import { ErrorType, isTypedError, TypedError } from "./errors";
@@ -13,15 +14,17 @@ import type { ActionRegistry, RegisteredAction } from "./registry";
 import { LogParams, loggedParams } from "./log-params";
 import { outputMismatch } from "./output-check";
 import { assertParamsBounds, ParamsBounds } from "./params-bounds";
-import { isAsyncIterable } from "./streaming";
+import { isAsyncIterable, isStreamingAction } from "./streaming";
 import { parseParams } from "./validation";
 
 export interface ActionResult {
   actionName: string;
+  /** A streaming call's is a DispatchedStream: the call, runAfter and its log line included, ends with it. */
   response?: unknown;
   error?: TypedError;
   /** The HTTP-equivalent status: 200, or the error's status from ErrorStatusCodes. */
   status: number;
+  /** For a streaming call, until its stream was handed over; its request log line covers the whole stream. */
   durationMs: number;
 }
 
@@ -85,6 +88,14 @@ interface CallOutcome {
    * uses, and `error` stays the timeout whatever its later steps throw.
    */
   overrun?: Promise<unknown>;
+  /** Set when run returned a stream: where the chain stopped, to unwind once the stream ends. */
+  suspended?: SuspendedChain;
+}
+
+/** The middleware a streaming call entered, and what they left for their runAfter. */
+interface SuspendedChain {
+  entered: number;
+  callStates: unknown[] | undefined;
 }
 
 /**
@@ -117,6 +128,8 @@ interface ActionPlan {
   chain: readonly ActionMiddleware[];
   /** The chain's middleware with a `runBeforeInputs`: most chains have none, and then no call pays for the hook. */
   admission: readonly ActionMiddleware[];
+  /** Whether the action is declared streaming: only then is an async iterable from run a stream. */
+  streams: boolean;
   /**
    * The request log's logger per connection type, with `action` and `connection` bound: pino
    * serializes a child's bindings once, instead of both fields on every line.
@@ -169,8 +182,10 @@ export class Dispatcher {
             // Both ways: a derived promise of the rejection would be one nobody handles.
             void call.overrun.then(leave, leave);
           }
-          else this.inFlight?.leave(connection);
+          // A stream counts until it ends (see streamed).
+          else if (!call.suspended) this.inFlight?.leave(connection);
         }
+        if (call.suspended) return this.streamed(registered, call, connection, controller, started, call.suspended);
         // No one receives the answer of a caller who has left, and what the abort made run throw is not a failure.
         if (isClientGone(controller.signal.reason)) call.error = controller.signal.reason;
       }
@@ -258,13 +273,15 @@ export class Dispatcher {
     call: CallOutcome,
     connection: Connection,
     signal: AbortSignal,
+    resumed?: SuspendedChain,
   ): Promise<void> {
-    const { chain } = this.planOf(registered);
-    let entered = 0;
+    const plan = this.planOf(registered);
+    const { chain } = plan;
+    let entered = resumed ? resumed.entered : 0;
     // Made only when a middleware leaves something for its runAfter: most chains never do.
-    let callStates: unknown[] | undefined;
+    let callStates = resumed?.callStates;
 
-    while (entered < chain.length && !call.error) {
+    while (!resumed && entered < chain.length && !call.error) {
       const middleware = chain[entered++]!;
       if (!middleware.runBefore) continue;
       try {
@@ -278,11 +295,20 @@ export class Dispatcher {
       }
     }
 
-    if (!call.error) {
+    if (!resumed && !call.error) {
       try {
         call.response = await invoke(registered.action, call.params, connection, signal);
       } catch (thrown) {
         this.fail(call, thrown, connection, registered.name);
+      }
+      if (plan.streams && isAsyncIterable(call.response)) {
+        // The call goes on as long as its stream: runAfter waits for the stream's end (see streamed).
+        if (!call.error) {
+          call.suspended = { entered, callStates };
+          return;
+        }
+        // Run returned it after the deadline had answered the call: it is never read.
+        void call.response[Symbol.asyncIterator]().return?.()?.catch(() => undefined);
       }
     }
 
@@ -294,7 +320,10 @@ export class Dispatcher {
         if (callStates?.[entered] !== undefined) context.callState = callStates[entered];
         const pending: MiddlewareOutcome = middleware.runAfter(call.params, connection, call.error, context);
         const outcome = isPromiseLike(pending) ? await pending : pending;
-        if (!call.error && outcome && "updatedResponse" in outcome) call.response = outcome.updatedResponse;
+        if (!call.error && outcome && "updatedResponse" in outcome) {
+          if (resumed) this.options.logger.debug({ action: registered.name, middleware: middleware.name }, "runAfter's updatedResponse is ignored: the stream was sent already");
+          else call.response = outcome.updatedResponse;
+        }
       } catch (thrown) {
         if (call.error) {
           this.options.logger.error({ action: registered.name, err: thrown }, "runAfter failed after the call had already failed");
@@ -304,11 +333,81 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * Hands a streaming call's stream to its transport. The call goes on until the stream ends: its
+   * one deadline keeps running (the rest of it) through the stream and the runAfters after it, it
+   * still counts against its caller, and its runAfter and request log line wait for the stream's
+   * outcome. As for any call, the deadline answers the caller at once, and what is under way then
+   * finishes by itself.
+   */
+  private streamed(
+    registered: RegisteredAction,
+    call: CallOutcome,
+    connection: Connection,
+    controller: AbortController,
+    started: number,
+    suspended: SuspendedChain,
+  ): ActionResult {
+    const timeoutMs = registered.action.timeout ?? this.options.actionTimeout;
+    let unwinding: Promise<void> | undefined;
+    let answer: ((error: TypedError | undefined) => void) | undefined;
+    let answeredAtDeadline = false;
+    const expire = () => {
+      const timedOut = timeoutError(registered.name, timeoutMs);
+      if (unwinding) {
+        // Past the stream, during its runAfters: the caller, still waiting for the stream's end, is answered now.
+        call.error = timedOut;
+        call.overrun = unwinding;
+        answeredAtDeadline = true;
+        this.logStream(registered, call, connection, started);
+        answer?.(timedOut);
+      }
+      // Still streaming: the stream ends on the abort, with this reason (see below).
+      controller.abort(timedOut);
+    };
+    const remainingMs = Math.max(0, Math.ceil(timeoutMs - (performance.now() - started)));
+    const timer = timeoutMs ? setTimeout(expire, remainingMs) : undefined;
+    const stream = new DispatchedStream(call.response as AsyncIterable<unknown>, registered.name, controller.signal, (failed, thrown, closed) => {
+      if (failed) call.error = this.normalize(thrown, connection);
+      if (call.error?.type === ErrorType.CONNECTION_ACTION_TIMEOUT) {
+        answeredAtDeadline = true;
+        this.logStream(registered, call, connection, started);
+      }
+      const chain = closed.then(() => this.runChain(registered, call, connection, controller.signal, suspended));
+      unwinding = chain;
+      return new Promise((resolve) => {
+        answer = resolve;
+        const unwound = () => {
+          clearTimeout(timer);
+          this.inFlight?.leave(connection);
+          if (!answeredAtDeadline) this.logStream(registered, call, connection, started);
+          resolve(call.error);
+        };
+        void chain.then(unwound, unwound);
+      });
+    }, this.options.checkOutputs ? registered.action.outputs : undefined);
+    return { actionName: registered.name, status: 200, durationMs: performance.now() - started, response: stream };
+  }
+
+  private logStream(registered: RegisteredAction, call: CallOutcome, connection: Connection, started: number): void {
+    const durationMs = performance.now() - started;
+    const { error } = call;
+    const result: ActionResult = error
+      ? { actionName: registered.name, status: error.status, durationMs, error }
+      : { actionName: registered.name, status: 200, durationMs };
+    this.log(registered, call.validated, true, connection, result);
+  }
+
   private planOf(registered: RegisteredAction): ActionPlan {
     let plan = this.plans.get(registered);
     if (!plan) {
       const chain = [...this.globalMiddleware, ...registered.middleware];
-      plan = { chain, admission: chain.filter((middleware) => middleware.runBeforeInputs), requestLoggers: new Map() };
+      plan = {
+        chain,
+        admission: chain.filter((middleware) => middleware.runBeforeInputs),
+        streams: isStreamingAction(registered.action),
+        requestLoggers: new Map(),
+      };
       this.plans.set(registered, plan);
     }
     return plan;

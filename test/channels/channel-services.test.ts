@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { ChannelPresence, ChannelPublisher, ErrorType, RedisPresenceStore, RedisPubSub } from "herald";
+import { ChannelPresence, ChannelPublisher, ErrorType } from "herald";
 import { waitFor } from "herald/testing";
 import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
+import { RedisPresenceStore } from "../../src/channels/redis-presence-store";
+import { RedisPubSub } from "../../src/channels/redis-pubsub";
 import { ChannelBroker } from "../../src/channels/channel-broker";
 import { decodeChannelEvent } from "../../src/channels/channel-event";
 

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { ErrorType, RedisPresenceStore, RedisPubSub } from "herald";
+import { ErrorType } from "herald";
 import { waitFor } from "herald/testing";
 import { describePresenceContract } from "./presence-contract";
 import { describePubSubContract, recorder } from "./pubsub-contract";
+import { RedisPresenceStore } from "../../src/channels/redis-presence-store";
+import { RedisPubSub } from "../../src/channels/redis-pubsub";
 import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 
 const { prefix, redis } = useTestRedis("redis-drivers");

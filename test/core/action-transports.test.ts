@@ -1,4 +1,5 @@
-import { Connection, CONNECTION_TYPE, ErrorType, HTTP_METHOD, type ActionDefinition, type ActionTransport } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType, HTTP_METHOD, type ActionTransport } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
 import { pipeline } from "../support/pipeline";
 import { ActionRegistry } from "../../src/core/registry";
 import { rootContainer } from "../../src/core/container";

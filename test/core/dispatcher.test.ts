@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Connection, CONNECTION_TYPE, ErrorType, TypedError, secret, type ActionDefinition, type ActionMiddleware } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType, HTTP_METHOD, TypedError, secret, type ActionMiddleware } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
 import { clientGone } from "../../src/core/client-gone";
 import { pipeline } from "../support/pipeline";
 
@@ -739,4 +740,73 @@ test("a runAfter that throws after the call already failed is logged, and the fi
   const result = await run("chain:twice");
   expect(result.error?.message).toBe("first");
   expect(logs.some((line) => line.err?.message === "cleanup also broke")).toBe(true);
+});
+
+describe("a streaming action's chain", () => {
+  const ticks = (events: string[]) =>
+    action({
+      name: "stream:ticks",
+      async *run() {
+        events.push("yield");
+        yield { tick: 1 };
+        events.push("body done");
+      },
+    } as Partial<ActionDefinition> & Pick<ActionDefinition, "name">);
+
+  async function read(stream: unknown): Promise<string[]> {
+    const texts: string[] = [];
+    for await (const text of stream as AsyncIterable<string>) texts.push(text);
+    return texts;
+  }
+
+  test("runAfter waits for the stream's end; its updatedResponse cannot replace values already sent", async () => {
+    const events: string[] = [];
+    const { run, logs } = pipeline([
+      { ...ticks(events), middleware: [{ ...recorder("m", events), runAfter: async () => (events.push("m:after"), { updatedResponse: "replaced" }) }] },
+    ]);
+    const result = await run("stream:ticks");
+    expect(events).toEqual(["m:before"]);
+    expect(await read(result.response)).toEqual(['{"tick":1}']);
+    expect(events).toEqual(["m:before", "yield", "body done", "m:after"]);
+    expect(logs.find((line) => line.msg?.startsWith("runAfter's updatedResponse is ignored"))).toMatchObject({ level: 20, action: "stream:ticks" });
+    expect(logs.filter((line) => line.status)).toEqual([expect.objectContaining({ status: 200, msg: "action" })]);
+  });
+
+  test("a runAfter that throws after a stream ran to its end makes that error the stream's end", async () => {
+    const events: string[] = [];
+    const failure = new TypedError({ message: "commit failed", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
+    const { run, logs } = pipeline([
+      { ...ticks(events), middleware: [{ runAfter: async () => Promise.reject(failure) }] },
+    ]);
+    const result = await run("stream:ticks");
+    await expect(read(result.response)).rejects.toBe(failure);
+    expect(logs.filter((line) => line.status)).toEqual([expect.objectContaining({ status: 503, msg: "action failed" })]);
+  });
+});
+
+describe("a streaming action's deadline", () => {
+  async function* oneTick() {
+    yield { tick: 1 };
+  }
+
+  test("covers the runAfters after the stream: one that hangs is cut, the reader gets the timeout, the line says 504", async () => {
+    const { run, logs } = pipeline([
+      action({
+        name: "stream:hang-after",
+        timeout: 50,
+        web: { route: "/hang-after", method: HTTP_METHOD.GET, streaming: true },
+        run: async () => oneTick(),
+        middleware: [{ runAfter: () => new Promise(() => undefined) }],
+      }),
+    ]);
+    const result = await run("stream:hang-after");
+    const texts: string[] = [];
+    await expect(
+      (async () => {
+        for await (const text of result.response as AsyncIterable<string>) texts.push(text);
+      })(),
+    ).rejects.toMatchObject({ type: ErrorType.CONNECTION_ACTION_TIMEOUT });
+    expect(texts).toEqual(['{"tick":1}']);
+    expect(logs.filter((line) => line.status)).toEqual([expect.objectContaining({ status: 504, msg: "action failed" })]);
+  });
 });

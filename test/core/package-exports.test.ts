@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 
 const root = join(__dirname, "../..");
 
@@ -7,6 +9,85 @@ function node(args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(process.execPath, args, { cwd: root }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout))),
   );
+}
+
+/**
+ * The public surface, name by name (docs/api.md explains each one). Adding or removing a public
+ * name is a change to these lists, and to docs/api.md.
+ */
+const surface = {
+  herald: {
+    values: [
+      // constants and enumerations
+      "HTTP_METHOD", "CHANNEL_NAME_PATTERN", "MCP_APP_MIME_TYPE", "MCP_RESPONSE_FORMAT", "LogFormat", "LogLevel",
+      "ExitCode", "CONNECTION_TYPE", "RUN_MODE", "LogParams",
+      // errors
+      "ErrorType", "ErrorStatusCodes", "TypedError", "isTypedError", "errorBody", "toTypedError",
+      // actions
+      "Action", "Web", "Task", "Mcp", "ActionRegistry", "ACTION_NAME_PATTERN", "Dispatcher",
+      // middleware, connections, dependency injection
+      "rateLimit", "Connection", "Service", "globLoader", "rootContainer", "inject", "injectable", "singleton",
+      // server, configuration, lifecycle
+      "createHerald", "startHerald", "HeraldServer", "defineConfig", "HeraldConfig", "loadConfig", "readSettings",
+      "readConcurrentCallLimits", "Logger", "HealthRegistry", "WS_CLOSE_CODE",
+      // schemas and helpers, database
+      "safeCompare", "secret", "isSecret", "zBooleanFromString", "paginationInputs", "paginationOutputs", "paginate", "zodFromEntity",
+      "internal", "zTimestamp", "zIdOrModel", "registerDataSource", "dataSourceFor", "Migrator", "MIGRATOR",
+      // sessions
+      "SessionStore", "SESSION_STORE_TOKEN", "MemorySessionStore", "Session", "SessionManager", "sessionCookieSecurity",
+      // channels
+      "Channel", "ChannelPublisher", "ChannelPresence", "PubSubDriver", "PUBSUB_DRIVER_TOKEN", "InProcessPubSub",
+      "PresenceStore", "PRESENCE_STORE_TOKEN", "InProcessPresenceStore",
+      // tasks, OpenAPI, command line
+      "TaskService", "generateOpenApiSchemas", "computeActionsHash", "writeSchemasCache", "loadCachedSchemas",
+      "openApiCachePath", "OPENAPI_CACHE_FILE", "buildOpenApiDocument", "errorBodySchema", "buildProgram", "runCli",
+      "getValidTypes",
+    ],
+    types: [
+      // errors
+      "ErrorIssue", "TypedErrorOptions", "ErrorBody",
+      // actions
+      "ActionOptions", "ActionInputs", "ActionOutputs", "ActionParams", "ActionResponse", "ActionTransport", "McpActionConfig",
+      "MiddlewareReference", "TaskConfig", "WebConfig", "RegisteredAction", "ActionResult", "DispatchOptions",
+      // middleware, connections, dependency injection
+      "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "GlobalMiddlewareClass", "MiddlewareSecurity",
+      "RateLimitKey", "RateLimitOptions", "ConnectionInit", "ConnectionSession", "ProgressReporter", "ProviderOverride",
+      // server, configuration, lifecycle
+      "ServerOptions", "AppConfig", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
+      "HealthReport", "ServiceHealth", "ServiceLoad", "HttpMount",
+      // schemas and helpers, database
+      "CountResult", "PaginateOptions", "PaginatedResult", "PaginationOptions", "PaginationParams", "ColumnKeys",
+      "ModelSchema", "ZodFromEntityOptions", "IdOrModelOptions", "MigrationStatus",
+      // sessions
+      "SessionData", "MemorySessionStoreOptions", "SessionIdChange", "SessionCookieChange",
+      // channels
+      "ChannelMiddleware", "PubSubHandler", "PresenceDeparture", "PresenceEntry",
+      // tasks, OpenAPI, command line
+      "EnqueueOptions", "FanOutOptions", "Backoff", "FanOutProgress", "JobError", "JobInfo", "JobStatus", "QueueStats",
+      "TaskJobState", "JSONSchema", "OpenApiDocumentOptions", "ActionSource", "ProgramOptions", "CommandOutput",
+      "GeneratedFile", "GeneratorContext", "GeneratorOption", "PluginGenerator", "GeneratedNames", "NameShape",
+    ],
+  },
+  "herald/testing": {
+    values: ["useTestServer", "startTestServer", "testServer", "serverUrl", "HOOK_TIMEOUT", "waitFor"],
+    types: ["TestServerOptions", "WaitForOptions"],
+  },
+};
+
+const sorted = (names: readonly string[]) => [...names].sort();
+
+/** Every name a built declaration file exports; the entry points re-export names one by one, never `export *`. */
+function declaredNames(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) continue;
+    if (!ts.isExportDeclaration(statement) || !statement.exportClause || !ts.isNamedExports(statement.exportClause)) {
+      throw new Error(`${file}: only named re-exports belong in an entry point, found: ${statement.getText(source)}`);
+    }
+    names.push(...statement.exportClause.elements.map((element) => element.name.text));
+  }
+  return names;
 }
 
 test("after the build, require('herald') and require('herald/testing') resolve from the repository root", async () => {
@@ -33,6 +114,17 @@ test("the package declares the herald executable and both entry points", () => {
   expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining([".", "./testing"]));
 });
 
+test.each(Object.entries(surface))("the values %s exports at run time are exactly the listed ones", async (entry, { values }) => {
+  const out = await node(["-e", `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(entry)}))))`]);
+  expect(sorted(JSON.parse(out))).toEqual(sorted(values));
+});
+
+test.each(Object.entries(surface))("the names %s declares are exactly the listed values and types", (entry, { values, types }) => {
+  const manifest = require("../../package.json");
+  const declarations = join(root, manifest.exports[entry.replace(/^herald/, ".")].types);
+  expect(sorted(declaredNames(declarations))).toEqual(sorted([...values, ...types]));
+});
+
 test("the parts Herald wires itself stay out of the public surface", async () => {
   const internals = [
     "HttpInitializer",
@@ -44,6 +136,14 @@ test("the parts Herald wires itself stay out of the public surface", async () =>
     "encodeSessionData",
     "StatusAction",
     "flattenHeaders",
+    "RedisSessionStore",
+    "RedisPubSub",
+    "RedisPresenceStore",
+    "RedisRateLimitStore",
+    "MemoryRateLimitStore",
+    "RATE_LIMIT_STORE_TOKEN",
+    "signSessionId",
+    "unsignSessionId",
   ];
   const out = await node(["-e", `const h = require('herald'); console.log(JSON.stringify(${JSON.stringify(internals)}.filter((name) => name in h)))`]);
   expect(JSON.parse(out)).toEqual([]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ErrorType, TypedError, type ActionDefinition } from "herald";
+import { ErrorType, TypedError } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
 import { parsesSynchronously } from "../../src/core/sync-parse";
 import { parseParams } from "../../src/core/validation";
 import { pipeline } from "../support/pipeline";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, RequestBodyObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
-import { ActionDefinition, buildOpenApiDocument, ErrorStatusCodes, ErrorType, errorBody, generateOpenApiSchemas, HTTP_METHOD, TypedError } from "herald";
+import { buildOpenApiDocument, ErrorStatusCodes, ErrorType, errorBody, generateOpenApiSchemas, HTTP_METHOD, TypedError } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
 import { fixtureActions } from "./support/fixture-actions";
 import { validateOpenApi } from "./support/validate-openapi";
 import { UNLISTED_ROUTES_EXTENSION } from "../../src/openapi/document";

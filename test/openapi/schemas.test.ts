@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import {
-  ActionDefinition,
   ActionRegistry,
   computeActionsHash,
   ErrorType,
@@ -17,6 +16,7 @@ import {
   TypedError,
   writeSchemasCache,
 } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
 import { inputJsonSchema, rememberInputJsonSchemas, type JSONSchema } from "../../src/openapi/json-schema";
 import { fixtureActions } from "./support/fixture-actions";
 

@@ -1,5 +1,6 @@
 import type { ActionMiddleware, MiddlewareSecurity } from "herald";
-import { buildOpenApiDocument, ErrorType, HTTP_METHOD, type ActionDefinition } from "herald";
+import { buildOpenApiDocument, ErrorType, HTTP_METHOD } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
 import { validateOpenApi } from "./support/validate-openapi";
 
 const apiKey: MiddlewareSecurity = { name: "apiKey", scheme: { type: "apiKey", in: "header", name: "x-api-key" } };

@@ -1,6 +1,7 @@
 import { Column } from "typeorm";
 import { z } from "zod";
-import { generateOpenApiSchemas, isInternal, isSecret, zodFromEntity, type ColumnKeys, type TypedError } from "herald";
+import { generateOpenApiSchemas, isSecret, zodFromEntity, type ColumnKeys, type TypedError } from "herald";
+import { isInternal } from "../../src/schema/internal";
 import { Gadget, Mood, Owner, Pet, Priority, Widget } from "./fixtures/entities";
 
 const validGadget = {

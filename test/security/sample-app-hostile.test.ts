@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import WebSocket from "ws";
 import { z } from "zod";
-import { isTypedError, TaskService, type ActionDefinition, type JobInfo } from "herald";
+import { isTypedError, TaskService, type JobInfo } from "herald";
 import { HOOK_TIMEOUT, serverUrl, testServer, useTestServer, waitFor } from "herald/testing";
+import type { ActionDefinition } from "../../src/core/action";
 import { TaskRuntime } from "../../src/transports/tasks/runtime";
 import { User } from "../../sample-app/entities/user";
 import { hashPassword } from "../../sample-app/lib/passwords";

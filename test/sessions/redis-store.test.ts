@@ -1,8 +1,9 @@
-import { ErrorType, RedisSessionStore, type SessionStore } from "herald";
+import { ErrorType, type SessionStore } from "herald";
 import { waitFor } from "herald/testing";
 import { TEST_REDIS_URL, uniquePrefix, useTestRedis } from "../support/redis";
 import { TcpProxy } from "../support/tcp-proxy";
 import { describeSessionStoreContract } from "./store-contract";
+import { RedisSessionStore } from "../../src/sessions/redis-store";
 import { generateSessionId } from "../../src/sessions/session";
 
 const { prefix, redis } = useTestRedis("redis-store");

@@ -1,6 +1,5 @@
 import { parseSetCookie } from "cookie";
-import { signSessionId, unsignSessionId } from "herald";
-import { SessionCookie } from "../../src/sessions/session-cookie";
+import { SessionCookie, signSessionId, unsignSessionId } from "../../src/sessions/session-cookie";
 import { generateSessionId } from "../../src/sessions/session";
 
 const secret = "a-test-secret-of-at-least-32-characters";

@@ -1,7 +1,9 @@
-import { ErrorType, RedisSessionStore, SessionManager, signSessionId } from "herald";
+import { ErrorType, SessionManager } from "herald";
 import { waitFor } from "herald/testing";
 import { CookieJar } from "./support/browser";
 import { TcpProxy } from "../support/tcp-proxy";
+import { RedisSessionStore } from "../../src/sessions/redis-store";
+import { signSessionId } from "../../src/sessions/session-cookie";
 import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 
 const secret = "a-test-secret-of-at-least-32-characters";

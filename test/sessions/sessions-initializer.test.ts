@@ -1,9 +1,10 @@
 import { join } from "node:path";
-import { Connection, CONNECTION_TYPE, ErrorType, HeraldServer, MemorySessionStore, RedisSessionStore, SessionManager, SESSION_STORE_TOKEN, type ServerOptions, type SessionCookieChange } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType, HeraldServer, MemorySessionStore, SessionManager, SESSION_STORE_TOKEN, type ServerOptions, type SessionCookieChange } from "herald";
 import { startTestServer } from "herald/testing";
 import { CookieJar } from "./support/browser";
 import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 import { jsonLogs } from "../support/json-logs";
+import { RedisSessionStore } from "../../src/sessions/redis-store";
 import { SessionsInitializer } from "../../src/sessions/sessions-initializer";
 
 const appDir = join(__dirname, "fixtures/app");

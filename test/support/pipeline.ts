@@ -3,7 +3,8 @@ import { createLogger } from "../../src/core/logger";
 import { ActionRegistry } from "../../src/core/registry";
 import { Dispatcher } from "../../src/core/dispatcher";
 import { jsonLogs } from "./json-logs";
-import { Connection, CONNECTION_TYPE, LogFormat, LogLevel, type ActionDefinition, type ActionMiddleware } from "herald";
+import type { ActionDefinition } from "../../src/core/action";
+import { Connection, CONNECTION_TYPE, LogFormat, LogLevel, type ActionMiddleware } from "herald";
 
 export function pipeline(
   actions: ActionDefinition[],

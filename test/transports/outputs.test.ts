@@ -54,6 +54,17 @@ describe("outside production, every response is checked against the action's out
     expect(body.error.message).toBe('Action "typed:list" returned a response its outputs do not describe, as a whole: at most three names');
   });
 
+  test("a streaming action's every value is checked: the first it does not describe ends the stream with the error", async () => {
+    const text = await (await fetch(`${serverUrl()}/api/feed`)).text();
+    const [first, second] = text.trim().split("\n\n");
+    expect(first).toBe('data: {"n":1}');
+    expect(second).toMatch(/^event: error\ndata: /);
+    expect(JSON.parse(second!.split("\ndata: ")[1]!).error).toMatchObject({
+      type: "CONNECTION_ACTION_OUTPUT_VALIDATION",
+      message: 'Action "typed:feed" returned a response its outputs do not describe, at n: Invalid input: expected number, received string',
+    });
+  });
+
   test("the check is the dispatcher's: a WebSocket call gets the same error", async () => {
     const socket = await TestSocket.open();
     try {

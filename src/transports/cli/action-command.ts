@@ -3,7 +3,7 @@ import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
 import { Connection } from "../../core/connection";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { toJsonValue } from "../../core/response-encoder";
-import { forEachChunk, isAsyncIterable, isStreamingAction } from "../../core/streaming";
+import { DispatchedStream } from "../../core/dispatched-stream";
 import type { TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
@@ -24,6 +24,15 @@ function printError(output: CommandOutput, server: HeraldServer, error: TypedErr
   return ExitCode.error;
 }
 
+/** A streaming action's values, one `{"chunk": …}` document each, as they are yielded; then `{"response": null}`. */
+async function printStream(output: CommandOutput, stream: DispatchedStream, pretty: boolean): Promise<void> {
+  for await (const text of stream) {
+    if (pretty) printDocument(output, { chunk: JSON.parse(text) }, pretty);
+    else output.write(`{"chunk":${text}}\n`);
+  }
+  printDocument(output, { response: null }, pretty);
+}
+
 /**
  * Prints the result as the one JSON document on stdout: `{"response": …}` or `{"error": …}`. A
  * streaming action's values come first, one `{"chunk": …}` document each, as they are yielded.
@@ -32,17 +41,21 @@ export async function printResult(
   output: CommandOutput,
   server: HeraldServer,
   result: { actionName: string; response?: unknown; error?: TypedError },
-  options: { pretty: boolean; streaming: boolean; signal: AbortSignal },
+  options: { pretty: boolean },
 ): Promise<ExitCode> {
   const { pretty } = options;
   if (result.error) return printError(output, server, result.error, pretty);
-  try {
-    if (options.streaming && isAsyncIterable(result.response)) {
-      await forEachChunk(result.response, options.signal, (value) => printDocument(output, { chunk: toJsonValue(result.actionName, value) }, pretty));
-      printDocument(output, { response: null }, pretty);
-    } else {
-      printDocument(output, { response: toJsonValue(result.actionName, result.response) }, pretty);
+  if (result.response instanceof DispatchedStream) {
+    try {
+      await printStream(output, result.response, pretty);
+    } catch (thrown) {
+      // The dispatcher has logged how the stream ended.
+      return printError(output, server, toTypedError(thrown, server.config.production), pretty);
     }
+    return ExitCode.success;
+  }
+  try {
+    printDocument(output, { response: toJsonValue(result.actionName, result.response) }, pretty);
   } catch (thrown) {
     const error = toTypedError(thrown, server.config.production);
     server.logger.error({ err: error.cause ?? error, action: result.actionName }, "the response cannot be printed");
@@ -68,13 +81,8 @@ export function registerActionCommand(
       let code: ExitCode = ExitCode.error;
       try {
         await server.start();
-        const controller = new AbortController();
-        const result = await server.runAction(registered.name, params, new Connection({ type: CONNECTION_TYPE.cli }), { controller });
-        code = await printResult(output, server, result, {
-          pretty: Boolean(process.stdout.isTTY),
-          streaming: isStreamingAction(registered.action),
-          signal: controller.signal,
-        });
+        const result = await server.runAction(registered.name, params, new Connection({ type: CONNECTION_TYPE.cli }));
+        code = await printResult(output, server, result, { pretty: Boolean(process.stdout.isTTY) });
       } finally {
         await server.stop().catch((error: unknown) => server.logger.error({ err: error }, "stop failed"));
       }

@@ -2,7 +2,6 @@ import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
-import { isStreamingAction } from "../../core/streaming";
 import { SessionManager } from "../../sessions/session-manager";
 import type { ActionCall } from "./action-router";
 import { BodyLimits, bodyReaderFor } from "./body";
@@ -35,7 +34,6 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
   const sessions = server.container.resolve(SessionManager);
   const { production } = server.config;
   const logger = server.logger;
-  const streaming = isStreamingAction(entry.action);
   return async (req, res, routeParams) => {
     // An answer may depend on the session or the caller: no cache keeps it, unless the action says otherwise (connection.responseHeaders).
     res.setHeader("Cache-Control", "no-store");
@@ -57,7 +55,6 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
     if (cookie.kind !== "none" && !res.headersSent) res.append("Set-Cookie", cookie.header);
     if (hasAny(connection.responseHeaders) && !res.headersSent && !(result.response instanceof Response)) res.set(connection.responseHeaders);
     const writing = writeResult(res, result, {
-      streaming,
       signal: controller.signal,
       production,
       logger,

@@ -7,7 +7,7 @@ import { errorBody } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import { encodeResponse } from "../../core/response-encoder";
-import { isAsyncIterable } from "../../core/streaming";
+import { DispatchedStream } from "../../core/dispatched-stream";
 import { sendJsonText } from "./json-body";
 import { sendEventStream } from "./server-sent-events";
 
@@ -37,12 +37,11 @@ async function sendWebResponse(res: ExpressResponse, response: Response, logger:
 
 function discard(value: unknown): void {
   if (value instanceof Response) void value.body?.cancel().catch(() => undefined);
-  else if (isAsyncIterable(value)) void value[Symbol.asyncIterator]().return?.()?.catch(() => undefined);
+  // Ends the call: its runAfter and its log line wait for the stream's end.
+  else if (value instanceof DispatchedStream) void value.return();
 }
 
 export interface WriteContext {
-  /** Whether the action is declared streaming (core/streaming.ts): only then is an async iterable streamed. */
-  streaming: boolean;
   signal: AbortSignal;
   production: boolean;
   logger: Logger;
@@ -62,9 +61,9 @@ export function writeResult(res: ExpressResponse, result: ActionResult, context:
   }
   if (result.error) return sendError(res, result.error, context.production);
   if (value instanceof Response) return sendWebResponse(res, value, context.logger);
-  if (context.streaming && isAsyncIterable(value)) {
+  if (value instanceof DispatchedStream) {
     context.onStream();
-    return sendEventStream(res, value, { ...context, actionName: result.actionName });
+    return sendEventStream(res, value, context);
   }
   return sendJson(res, result.actionName, value);
 }

@@ -1,15 +1,12 @@
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
+import { isClientGone } from "../../core/client-gone";
+import type { DispatchedStream } from "../../core/dispatched-stream";
 import { errorBody, toTypedError } from "../../core/error-body";
-import type { Logger } from "../../core/logger";
-import { encodeResponse } from "../../core/response-encoder";
-import { forEachChunk } from "../../core/streaming";
 
 export interface EventStreamOptions {
-  actionName: string;
   signal: AbortSignal;
   production: boolean;
-  logger: Logger;
 }
 
 async function write(res: ServerResponse, text: string, signal: AbortSignal): Promise<void> {
@@ -19,11 +16,11 @@ async function write(res: ServerResponse, text: string, signal: AbortSignal): Pr
 
 /**
  * Sends each value the action yields as one Server-Sent Event (`data: <json>`), then an `end`
- * event; a failure mid-stream (a value JSON cannot carry included) becomes an `error` event
- * carrying the error body. When the client leaves or the server stops, the iterator is closed and
- * nothing more is read from it.
+ * event; a stream that ends otherwise (a failure, a value JSON cannot carry, its deadline, a
+ * shutdown) sends an `error` event carrying the error body. The dispatcher's stream ends the call
+ * and logs it; a client who left is sent nothing more.
  */
-export async function sendEventStream(res: ServerResponse, source: AsyncIterable<unknown>, options: EventStreamOptions): Promise<void> {
+export async function sendEventStream(res: ServerResponse, stream: DispatchedStream, options: EventStreamOptions): Promise<void> {
   const { signal } = options;
   res.statusCode = 200;
   res.setHeader("Content-Type", "text/event-stream; charset=utf-8");
@@ -31,12 +28,13 @@ export async function sendEventStream(res: ServerResponse, source: AsyncIterable
   res.setHeader("X-Accel-Buffering", "no");
   res.flushHeaders();
   try {
-    const ended = await forEachChunk(source, signal, (value) => write(res, `data: ${encodeResponse(options.actionName, value)}\n\n`, signal));
-    if (ended) await write(res, "event: end\ndata: {}\n\n", signal);
+    for await (const text of stream) await write(res, `data: ${text}\n\n`, signal);
+    await write(res, "event: end\ndata: {}\n\n", signal);
   } catch (thrown) {
-    const error = toTypedError(thrown, options.production);
-    options.logger.warn({ err: error.cause ?? error, type: error.type }, "event stream failed");
-    if (!signal.aborted) await write(res, `event: error\ndata: ${JSON.stringify(errorBody(error, options.production))}\n\n`, signal);
+    if (!isClientGone(thrown) && !res.destroyed) {
+      const body = errorBody(toTypedError(thrown, options.production), options.production);
+      await write(res, `event: error\ndata: ${JSON.stringify(body)}\n\n`, signal);
+    }
   }
   res.end();
 }

@@ -19,8 +19,6 @@ export interface ToolEntry {
     _meta?: Record<string, unknown>;
   };
   format: `${MCP_RESPONSE_FORMAT}`;
-  /** Values are sent as progress notifications and the result lists them all (core/streaming.ts). */
-  streaming: boolean;
   /**
    * With `outputs`: whether `structuredContent` is `{ result: value }` (true) or the value itself,
    * as `outputSchema` says. Without: decided by each value (results.ts).
@@ -101,7 +99,6 @@ export class McpCatalog {
       this.tools.set(name, {
         registered,
         format: action.mcp?.responseFormat ?? MCP_RESPONSE_FORMAT.JSON,
-        streaming: isStreamingAction(action),
         ...(output ? { wrapsResult: output.wrapsResult } : {}),
         definition: {
           name,

@@ -93,7 +93,6 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
       format: entry.format,
       production,
       logger: herald.logger,
-      streaming: entry.streaming,
       ...(entry.wrapsResult !== undefined ? { wrapsResult: entry.wrapsResult } : {}),
       signal: extra.signal,
       connection,

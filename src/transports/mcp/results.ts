@@ -5,8 +5,9 @@ import type { ActionResult } from "../../core/dispatcher";
 import { errorBody, toTypedError } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
+import { DispatchedStream } from "../../core/dispatched-stream";
 import { toJsonValue } from "../../core/response-encoder";
-import { forEachChunk, isAsyncIterable } from "../../core/streaming";
+import { forEachChunk } from "../../core/streaming";
 import { toMarkdown } from "./markdown";
 
 /**
@@ -41,8 +42,6 @@ export interface ToolCallContext {
   format: `${MCP_RESPONSE_FORMAT}`;
   production: boolean;
   logger: Logger;
-  /** Whether the action is declared streaming (core/streaming.ts). */
-  streaming: boolean;
   /** For a tool with an `outputSchema`: whether structuredContent wraps the value as `{ result }`. */
   wrapsResult?: boolean;
   signal: AbortSignal;
@@ -52,14 +51,14 @@ export interface ToolCallContext {
 
 /**
  * A streaming action's values, each sent as a progress notification (its JSON as the message)
- * when the caller gave a progress token; the tool result is the list of them all.
+ * when the caller gave a progress token; the tool result is the list of them all. Read until the
+ * request's own signal aborts too: a call run ahead of the SDK has a controller of its own.
  */
-async function collect(actionName: string, source: AsyncIterable<unknown>, context: ToolCallContext): Promise<unknown[]> {
+async function collect(stream: DispatchedStream, context: ToolCallContext): Promise<unknown[]> {
   const values: unknown[] = [];
-  await forEachChunk(source, context.signal, async (value) => {
-    const encoded = toJsonValue(actionName, value);
-    values.push(encoded);
-    await context.connection?.reportProgress(values.length, undefined, JSON.stringify(encoded));
+  await forEachChunk(stream, context.signal, async (text) => {
+    values.push(JSON.parse(text as string));
+    await context.connection?.reportProgress(values.length, undefined, text as string);
   });
   return values;
 }
@@ -67,17 +66,26 @@ async function collect(actionName: string, source: AsyncIterable<unknown>, conte
 export async function toolResult(result: ActionResult, context: ToolCallContext): Promise<CallToolResult> {
   const declaresOutput = context.wrapsResult !== undefined;
   if (result.error) return errorResult(result.error, context.production, declaresOutput);
+  if (result.response instanceof DispatchedStream) {
+    try {
+      return structuredResult(await collect(result.response, context), context);
+    } catch (thrown) {
+      // The dispatcher has logged how the stream ended.
+      return errorResult(toTypedError(thrown, context.production), context.production, declaresOutput);
+    }
+  }
   let value: unknown;
   try {
-    value =
-      context.streaming && isAsyncIterable(result.response)
-        ? await collect(result.actionName, result.response, context)
-        : toJsonValue(result.actionName, result.response);
+    value = toJsonValue(result.actionName, result.response);
   } catch (thrown) {
     const error = toTypedError(thrown, context.production);
     context.logger.error({ err: error.cause ?? error, action: result.actionName }, "mcp: the tool result cannot be sent");
     return errorResult(error, context.production, declaresOutput);
   }
+  return structuredResult(value, context);
+}
+
+function structuredResult(value: unknown, context: ToolCallContext): CallToolResult {
   const text = context.format === MCP_RESPONSE_FORMAT.MARKDOWN ? toMarkdown(value) : JSON.stringify(value);
   return {
     content: [{ type: "text", text }],

@@ -5,6 +5,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallerAddress } from "../../core/caller-address";
 import type { Logger } from "../../core/logger";
+import { DispatchedStream } from "../../core/dispatched-stream";
 import type { ActionResult } from "../../core/dispatcher";
 import { abortAbandoned } from "./abandoned-call";
 import { precomputedCall, preRunnableToolCall, UNAUTHENTICATED } from "./auth-precheck";
@@ -98,11 +99,18 @@ export class StreamableHttpEndpoint {
     };
     this.preRunning.set(key, controller);
     response.once("close", leave);
+    let streaming = false;
     try {
-      return await this.preRun(call, request, controller);
+      const result = await this.preRun(call, request, controller);
+      streaming = result?.response instanceof DispatchedStream;
+      return result;
     } finally {
-      this.preRunning.delete(key);
-      response.off("close", leave);
+      // A stream is still the call: a client who leaves or cancels while it is sent ends it too.
+      if (streaming) response.once("close", () => this.preRunning.get(key) === controller && this.preRunning.delete(key));
+      else {
+        this.preRunning.delete(key);
+        response.off("close", leave);
+      }
     }
   }
 

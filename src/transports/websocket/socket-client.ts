@@ -2,12 +2,11 @@ import WebSocket, { RawData } from "ws";
 import type { Connection } from "../../core/connection";
 import type { Dispatcher, ActionResult } from "../../core/dispatcher";
 import { clientGone } from "../../core/client-gone";
+import { DispatchedStream } from "../../core/dispatched-stream";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
-import type { ActionRegistry } from "../../core/registry";
 import { encodeResponse } from "../../core/response-encoder";
-import { forEachChunk, isAsyncIterable, isStreamingAction } from "../../core/streaming";
 import type { ChannelSubscription, ChannelSubscriptions } from "../../channels/channel-subscriptions";
 import { checkChannelName } from "../../channels/channel-name";
 import { Session } from "../../sessions/session";
@@ -19,7 +18,6 @@ import { shuttingDown } from "../../core/shutting-down";
 
 export interface SocketClientContext {
   dispatcher: Dispatcher;
-  registry: ActionRegistry;
   channels: ChannelSubscriptions;
   settings: WebSocketSettings;
   production: boolean;
@@ -186,10 +184,10 @@ export class SocketClient {
       const reload = this.inFlight.size === 1 ? this.reloadSession() : undefined;
       if (reload) await reload;
       const result = await this.context.dispatcher.run(action, params, this.connection, { controller });
-      if (!this.inFlight.has(controller)) return;
-      if (!result.error && isAsyncIterable(result.response) && this.streams(result.actionName)) {
-        await this.stream(messageId, result.actionName, result.response, controller);
-      } else {
+      if (result.response instanceof DispatchedStream) {
+        // Read even when no one is left to send to: reading it to its end or return() ends the call.
+        await this.stream(messageId, result.response, controller);
+      } else if (this.inFlight.has(controller)) {
         this.reply(messageId, result);
       }
     } catch (error) {
@@ -218,11 +216,6 @@ export class SocketClient {
     return session.reload().catch(() => undefined);
   }
 
-  private streams(actionName: string): boolean {
-    const registered = this.context.registry.get(actionName);
-    return registered !== undefined && isStreamingAction(registered.action);
-  }
-
   private reply(messageId: MessageId, result: ActionResult): void {
     if (result.error) return this.sendError(messageId, result.error);
     let text: string;
@@ -236,19 +229,17 @@ export class SocketClient {
 
   /**
    * A streaming action's values, each as `{ messageId, chunk }`, each sent before the next is read;
-   * then `{ messageId, response: null }`, or the error, as the one answer every call gets. The call
-   * stays in flight meanwhile, so closing the socket or shutting down ends the stream.
+   * then `{ messageId, response: null }`, or the error (its deadline's included), as the one answer
+   * every call gets. The call stays in flight meanwhile, so closing the socket or shutting down
+   * aborts its signal, which ends the stream; the dispatcher logs how it ended.
    */
-  private async stream(messageId: MessageId, actionName: string, source: AsyncIterable<unknown>, controller: AbortController): Promise<void> {
+  private async stream(messageId: MessageId, stream: DispatchedStream, controller: AbortController): Promise<void> {
     const prefix = `{"messageId":${JSON.stringify(messageId)},"chunk":`;
     try {
-      const ended = await forEachChunk(source, controller.signal, (value) => this.sendInOrder(`${prefix}${encodeResponse(actionName, value)}}`));
-      if (ended && this.inFlight.has(controller)) this.send(`{"messageId":${JSON.stringify(messageId)},"response":null}`);
+      for await (const text of stream) if (this.inFlight.has(controller)) await this.sendInOrder(`${prefix}${text}}`);
+      if (this.inFlight.has(controller)) this.send(`{"messageId":${JSON.stringify(messageId)},"response":null}`);
     } catch (thrown) {
-      if (!this.inFlight.has(controller)) return;
-      const error = toTypedError(thrown, this.context.production);
-      this.context.logger.warn({ err: error.cause ?? error, type: error.type, action: actionName }, "websocket: stream failed");
-      this.sendError(messageId, error);
+      if (this.inFlight.has(controller)) this.sendError(messageId, toTypedError(thrown, this.context.production));
     }
   }
 

@@ -136,7 +136,6 @@ export class WebSocketInitializer implements Initializer {
     });
     const client = new SocketClient(ws, connection, {
       dispatcher: this.server.dispatcher,
-      registry: this.server.registry,
       channels: this.channels,
       settings: this.settings,
       production: this.server.config.production,

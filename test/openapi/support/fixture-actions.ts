@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { ActionDefinition } from "herald";
+import type { ActionDefinition } from "../../../src/core/action";
 import * as catalog from "../../fixtures/apps/openapi/actions/catalog";
 import * as misc from "../../fixtures/apps/openapi/actions/misc";
 import * as users from "../../fixtures/apps/openapi/actions/users";

@@ -189,7 +189,8 @@ export async function overMcp(action: string, params: Record<string, unknown>, c
   await client.connect(new StreamableHTTPClientTransport(new URL(`${serverUrl()}/mcp`), { requestInit: { headers: caller.headers ?? {} } }));
   try {
     const result = await client.callTool({ name: action.replace(/:/g, "-"), arguments: params });
-    if (result.isError) return outcome(result.structuredContent as { error: Record<string, unknown> });
+    // The error body is the last text block: a tool with an outputSchema has no structuredContent on an error.
+    if (result.isError) return outcome(JSON.parse((result.content as { text: string }[]).at(-1)!.text));
     return outcome({ response: result.structuredContent });
   } catch (error) {
     // An authentication failure is HTTP 401 (so that MCP clients ask for credentials) whose

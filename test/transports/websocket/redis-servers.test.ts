@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type Redis from "ioredis";
-import { PUBSUB_DRIVER_TOKEN, RedisPubSub, SessionManager } from "herald";
+import { PUBSUB_DRIVER_TOKEN, SessionManager } from "herald";
 import type { HeraldServer } from "herald";
 import { HOOK_TIMEOUT, startTestServer } from "herald/testing";
+import { RedisPubSub } from "../../../src/channels/redis-pubsub";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL } from "../../support/redis";
 import { TestSocket } from "./support/test-socket";
 

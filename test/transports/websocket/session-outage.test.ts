@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import type Redis from "ioredis";
-import { ErrorType, RedisSessionStore, SESSION_STORE_TOKEN, SessionManager } from "herald";
+import { ErrorType, SESSION_STORE_TOKEN, SessionManager } from "herald";
 import type { HeraldServer } from "herald";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
+import { RedisSessionStore } from "../../../src/sessions/redis-store";
 import { connectTestRedis, deleteKeys, uniquePrefix } from "../../support/redis";
 import { TcpProxy } from "../../support/tcp-proxy";
 import { TestSocket } from "./support/test-socket";
