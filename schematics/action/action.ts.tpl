@@ -8,6 +8,9 @@ export class {{className}} implements Action {
   inputs = z.object({
     who: z.string().min(1).describe("Who is asking; replace with this action's own inputs"),
   });
+  outputs = z.object({
+    message: z.string().describe("The greeting; replace with what this action returns"),
+  });
 
   async run(params: ActionParams<{{className}}>) {
     return { message: `Hello ${params.who}, from {{name}}` };

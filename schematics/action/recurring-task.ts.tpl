@@ -9,6 +9,9 @@ export class {{className}} implements Action {
   inputs = z.object({
     who: z.string().min(1).default("the scheduler").describe("Who is asking; replace with this task's own inputs"),
   });
+  outputs = z.object({
+    message: z.string().describe("The greeting; replace with what this action returns"),
+  });
 
   async run(params: ActionParams<{{className}}>) {
     return { message: `Hello ${params.who}, from {{name}}` };

@@ -8,6 +8,7 @@ export class HelloSay implements Action {
   inputs = z.object({
     who: z.string().min(1).default("world").describe("Whom to greet"),
   });
+  outputs = z.object({ greeting: z.string() });
 
   async run(params: ActionParams<HelloSay>) {
     return { greeting: `Hello, ${params.who}!` };
