@@ -29,6 +29,22 @@ function versionOf(appRoot: string): string {
   return (JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string }).version;
 }
 
+const serviceHealth = z.object({
+  healthy: z.boolean(),
+  busy: z.literal(true).optional().describe("The service answers but has no capacity to spare right now"),
+  error: z.string().optional().describe("Why the probe failed; never in production"),
+  latencyMs: z.number(),
+});
+
+/** What `status` answers, for its OpenAPI operation and MCP tool. */
+const statusOutputs = z.object({
+  name: z.string(),
+  version: z.string(),
+  uptime: z.number().describe("Seconds since this server booted"),
+  healthy: z.boolean(),
+  services: z.record(z.string(), serviceHealth),
+});
+
 /** How long a probe may take: 2 s, or half the action timeout when that is shorter, so a hung service is reported down before the status call itself times out. */
 function probeTimeout(actionTimeoutMs: number): number {
   const fullWait = 2000;
@@ -58,6 +74,7 @@ export class StatusAction implements ActionDefinition<undefined> {
   readonly name = "status";
   readonly description = "The server's name, version, uptime and the health of its backing services";
   readonly web: WebConfig = { route: "/status", method: HTTP_METHOD.GET };
+  readonly outputs = statusOutputs;
   private readonly bootedAt = performance.now();
   private version: string | undefined;
   private readonly cacheMs: number;
