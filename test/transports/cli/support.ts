@@ -28,13 +28,21 @@ export function copyFixtureApp(name: string, scratchDir: string): string {
   return appDir;
 }
 
-/** Every file under `dir`, relative, sorted, without node_modules. */
+/**
+ * Every file under `dir`, relative, sorted, without node_modules. Walked by hand: a recursive
+ * readdir on Node 22 and 24 follows symbolic links, and an app's node_modules/herald links back
+ * to this repository, the app's own folder included.
+ */
 export function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .filter((path) => !path.split("/").includes("node_modules"))
-    .sort();
+  const files: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory() && entry.name !== "node_modules") walk(join(folder, entry.name));
+      else if (entry.isFile()) files.push(relative(dir, join(folder, entry.name)));
+    }
+  };
+  walk(dir);
+  return files.sort();
 }
 
 export interface ProcessRun {
