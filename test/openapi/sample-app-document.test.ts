@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OpenAPIObject, ParameterObject } from "openapi3-ts/oas31";
+import ts from "typescript";
 import { serverUrl, useTestServer } from "herald/testing";
 import { SAMPLE_APP } from "../sample-app/support/app";
 import { usePostgresSchema } from "../sample-app/support/postgres";
@@ -86,6 +87,46 @@ test("redocly lint with the recommended rules finds no error in the served docum
     expect(report.totals.errors).toBe(0);
     // Each warning left is explained in docs/openapi.md; a new kind of warning needs its entry there.
     expect([...new Set(report.problems.map((problem) => `${problem.severity} ${problem.ruleId}`))].sort()).toEqual(EXPLAINED_WARNINGS);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}, 120_000);
+
+/** openapi-typescript's command line, as a child process: the package is an ES module Jest cannot load. */
+function openapiTypescript(document: string, output: string): Promise<void> {
+  const cli = join(require.resolve("openapi-typescript/package.json"), "../bin/cli.js");
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [cli, document, "--output", output], { timeout: 120_000 }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`openapi-typescript failed: ${stderr}`)) : resolve(),
+    );
+  });
+}
+
+/**
+ * What a client generator makes of the document: openapi-typescript's types, compiled with the
+ * check below. An operation whose 200 body would reach a client as `unknown` is named in the
+ * compiler's error; the last line reads a typed response field.
+ */
+const CLIENT_CHECK = `
+import type { paths } from "./openapi";
+type Method = "get" | "put" | "post" | "delete";
+type Body<Operation> = Operation extends { responses: { 200: { content: { "application/json": infer B } } } } ? B : "no JSON 200";
+type UnknownBodies = {
+  [Path in keyof paths]: { [M in Method & keyof paths[Path]]: unknown extends Body<paths[Path][M]> ? \`\${M} \${Path & string}\` : never }[Method & keyof paths[Path]];
+}[keyof paths];
+export const noUnknownBody: [UnknownBodies] extends [never] ? true : UnknownBodies = true;
+export const signedIn: Body<paths["/api/session"]["get"]>["user"]["email"] = "ada@example.com";
+`;
+
+test("openapi-typescript's types of the served document compile, with no 200 body typed unknown", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "herald-openapi-ts-"));
+  try {
+    writeFileSync(join(folder, "openapi.json"), JSON.stringify(await servedDocument()));
+    await openapiTypescript(join(folder, "openapi.json"), join(folder, "openapi.ts"));
+    writeFileSync(join(folder, "check.ts"), CLIENT_CHECK);
+    const program = ts.createProgram([join(folder, "check.ts")], { strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022 });
+    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    expect(problems).toEqual([]);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
