@@ -19,6 +19,8 @@ export { ErrorType, ErrorStatusCodes, TypedError, isTypedError } from "./core/er
 export type { ErrorIssue, TypedErrorOptions } from "./core/errors";
 export { errorBody, toTypedError } from "./core/error-body";
 export type { ErrorBody } from "./core/error-body";
+export type { ErrorDeclarations } from "./core/declared-errors";
+export type { ActionErrors, HeraldError } from "./core/action-errors";
 
 // Actions
 export { Action, Web, Task, Mcp } from "./core/decorators";
@@ -42,7 +44,7 @@ export type { ActionResult, DispatchOptions } from "./core/dispatcher";
 // Middleware
 export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware, GlobalMiddlewareClass, MiddlewareSecurity } from "./core/middleware";
 export { rateLimit } from "./middleware/rate-limit";
-export type { RateLimitKey, RateLimitOptions } from "./middleware/rate-limit";
+export type { RateLimitKey, RateLimitMiddleware, RateLimitOptions } from "./middleware/rate-limit";
 
 // Connections
 export { Connection } from "./core/connection";

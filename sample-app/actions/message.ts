@@ -15,6 +15,8 @@ export class MessageCreate implements Action {
     body: storableText().trim().min(1).max(2000).describe("The message, 1 to 2000 characters"),
   });
   outputs = z.object({ message: zMessageSchema });
+  // Declared, though none are its own, so that any other error it ends with is logged as a contract breach.
+  errors = {};
   middleware = [RequireSignIn];
   mcp = { tool: false };
 

@@ -11,6 +11,8 @@ export class MessagesList implements Action {
   description = "Messages, newest first, one page at a time";
   inputs = paginationInputs({ defaultLimit: 10, maxLimit: 50 });
   outputs = z.object({ messages: z.array(zMessageListRow), pagination: paginationOutputs });
+  // Declared, though none are its own, so that any other error it ends with is logged as a contract breach.
+  errors = {};
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -55,6 +57,8 @@ export class MessagesCleanup implements Action {
   });
   // Lets the task workers and the CLI through; it would ask any network transport added above for the admin key.
   outputs = z.object({ messagesDeleted: z.number().int().min(0) });
+  // Declared, though none are its own, so that any other error it ends with is logged as a contract breach.
+  errors = {};
   middleware = [RequireApiKey];
 
   constructor(private readonly dataSource: DataSource) {}

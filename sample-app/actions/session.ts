@@ -20,6 +20,8 @@ export class SessionCreate implements Action {
     password: secret(z.string().min(1).max(256).describe("The account's password")),
   });
   outputs = userOutputs;
+  // A wrong password; no session to sign in (a transport without cookies).
+  errors = { CONNECTION_NOT_AUTHENTICATED: true, CONNECTION_SESSION_NOT_FOUND: true };
   middleware = [LimitSignInsPerAddress, LimitSignInsPerAccount];
   mcp = NOT_AN_MCP_TOOL;
 
@@ -48,6 +50,8 @@ export class SessionView implements Action {
   // Declared, though empty, so that the compiler checks run's params, currentUser included.
   inputs = z.object({});
   outputs = userOutputs;
+  // Declared, though none are its own, so that any other error it ends with is logged as a contract breach.
+  errors = {};
   middleware = [RequireSignIn];
   mcp = NOT_AN_MCP_TOOL;
 
@@ -61,6 +65,8 @@ export class SessionDestroy implements Action {
   name = "session:destroy";
   description = "Sign out; signing out when not signed in is not an error";
   outputs = z.object({ signedOut: z.literal(true) });
+  // Declared, though none are its own, so that any other error it ends with is logged as a contract breach.
+  errors = {};
   mcp = NOT_AN_MCP_TOOL;
 
   async run(_params: ActionParams<SessionDestroy>, connection: Connection) {

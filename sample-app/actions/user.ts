@@ -36,6 +36,7 @@ export class UserCreate implements Action {
   description = "Sign up: create a user with a name, an e-mail address and a password";
   inputs = z.object(userFields);
   outputs = userOutputs;
+  errors = { CONNECTION_CONFLICT: true };
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -64,6 +65,8 @@ export class UserView implements Action {
     user: zUserIdOrModel().describe("The user's id"),
   });
   outputs = z.object({ user: z.union([zPublicUserSchema, zOtherUserSchema]).describe("The user; the e-mail address only on your own") });
+  // zUserIdOrModel's: no user with this id.
+  errors = { CONNECTION_NOT_FOUND: z.number().int().describe("The id no user has") };
   middleware = [RequireSignIn];
   mcp = { tool: false };
 
@@ -83,6 +86,7 @@ export class UserEdit implements Action {
     currentPassword: secret(z.string().min(1).max(256).describe("Your password as it is now: required to change it")).optional(),
   });
   outputs = userOutputs;
+  errors = { CONNECTION_CONFLICT: true, CONNECTION_NOT_AUTHENTICATED: true, CONNECTION_ACTION_PARAM_REQUIRED: true };
   middleware = [RequireSignIn, LimitCurrentPassword];
   mcp = { tool: false };
 

@@ -34,6 +34,7 @@ export class RequireApiKey implements ActionMiddleware {
   readonly security: readonly MiddlewareSecurity[] = [
     { name: "apiKey", scheme: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "The key set in ADMIN_API_KEY." } },
   ];
+  readonly errors = { CONNECTION_NOT_AUTHENTICATED: true };
   private readonly expected: string | undefined;
 
   constructor(config: HeraldConfig) {

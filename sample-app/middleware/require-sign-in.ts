@@ -10,6 +10,7 @@ import { notSignedIn, SESSION_USER_ID, type SignedIn } from "../lib/signed-in";
 @injectable()
 export class RequireSignIn implements ActionMiddleware {
   readonly security: readonly MiddlewareSecurity[];
+  readonly errors = { CONNECTION_NOT_AUTHENTICATED: true };
 
   constructor(
     config: HeraldConfig,

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { CONNECTION_TYPE, HTTP_METHOD, MCP_RESPONSE_FORMAT } from "./constants";
 import type { Connection } from "./connection";
+import type { ErrorDeclarations } from "./declared-errors";
 import type { TypedError } from "./errors";
 import type { ActionMiddleware } from "./middleware";
 import type { SchemaInput, SchemaOutput } from "./zod-internals";
@@ -116,6 +117,12 @@ export interface ActionDefinition<Inputs extends ActionInputs | undefined = Acti
   inputs?: Inputs;
   /** What `run` returns; checked by the compiler, and at run time outside production (`CHECK_OUTPUTS`). */
   outputs?: OutputsDescribing<this>;
+  /**
+   * The typed errors `run` may end with, beyond Herald's own and its middleware's: listed in the
+   * OpenAPI document and in `ActionErrors`; outside production (`CHECK_OUTPUTS`) an undeclared one
+   * is logged as a contract breach. See docs/actions.md, "Declared errors".
+   */
+  errors?: ErrorDeclarations;
   middleware?: readonly MiddlewareReference[];
   mcp?: McpActionConfig;
   web?: WebConfig;

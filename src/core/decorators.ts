@@ -13,6 +13,7 @@ import type {
   TaskConfig,
   WebConfig,
 } from "./action";
+import type { ErrorDeclarations } from "./declared-errors";
 
 type Constructor = new (...args: any[]) => unknown;
 
@@ -21,6 +22,7 @@ export interface ActionOptions {
   description?: string;
   inputs?: ActionInputs;
   outputs?: ActionOutputs;
+  errors?: ErrorDeclarations;
   middleware?: readonly MiddlewareReference[];
   timeout?: number;
   web?: WebConfig;

@@ -3,6 +3,7 @@ import { allowsTransport } from "./action-transports";
 import { timeoutError, withinDeadline } from "./call-deadline";
 import { isClientGone } from "./client-gone";
 import type { Connection } from "./connection";
+import { declaredErrors } from "./declared-errors";
 import { DispatchedStream } from "./dispatched-stream";
 import { toTypedError } from "./error-body";
 import { ConcurrentCalls, type ConcurrentCallLimits } from "./concurrent-calls";
@@ -135,6 +136,8 @@ interface ActionPlan {
    * serializes a child's bindings once, instead of both fields on every line.
    */
   requestLoggers: Map<string, Logger>;
+  /** Its full declared error set, made on the first error of an action that declares `errors` (see breach). */
+  declared?: ReadonlySet<string>;
 }
 
 /** The one pipeline every transport calls: validate → runBefore → run → runAfter. */
@@ -449,6 +452,22 @@ export class Dispatcher {
     });
   }
 
+  /**
+   * Outside production, an error the action's declared set lacks is logged as a contract breach:
+   * the caller still gets it as it is, the contract (OpenAPI document, client types) is what is wrong.
+   */
+  private checkDeclared(registered: RegisteredAction, error: TypedError): void {
+    const plan = this.planOf(registered);
+    plan.declared ??= new Set(
+      declaredErrors(registered.action, {
+        middleware: plan.chain,
+        timeoutApplies: (registered.action.timeout ?? this.options.actionTimeout) !== 0,
+      }).keys(),
+    );
+    if (plan.declared.has(error.type)) return;
+    this.options.logger.warn({ action: registered.name, errorType: error.type }, "contract breach: action ended with an error it does not declare");
+  }
+
   private log(
     registered: RegisteredAction | undefined,
     params: unknown,
@@ -457,6 +476,7 @@ export class Dispatcher {
     result: ActionResult,
   ): void {
     const { logger } = this.options;
+    if (result.error && registered?.action.errors && this.options.checkOutputs) this.checkDeclared(registered, result.error);
     const failed = result.status >= 500;
     if (!isLevelOn(logger, failed ? "error" : "info")) return;
     // An unknown action's name comes from the caller: a child logger per name would grow without bound.

@@ -1,4 +1,5 @@
 import type { Connection } from "./connection";
+import type { ErrorDeclarations } from "./declared-errors";
 
 export interface ActionMiddlewareResponse<P = Record<string, unknown>> {
   updatedParams?: P;
@@ -43,6 +44,11 @@ export interface ActionMiddleware<P = any> {
    * one of them will do). The OpenAPI document requires them on every operation it guards.
    */
   security?: readonly MiddlewareSecurity[];
+  /**
+   * The typed errors it may end a call with (a sign-in check's CONNECTION_NOT_AUTHENTICATED):
+   * they join the declared errors of every action it runs around. See docs/middleware.md.
+   */
+  errors?: ErrorDeclarations;
   runBefore?(params: P, connection: Connection): Promise<ActionMiddlewareResponse<P> | void>;
   runAfter?(
     params: P,

@@ -1,4 +1,5 @@
 import { injectable } from "tsyringe";
+import { z } from "zod";
 import type { Connection } from "../core/connection";
 import { CONNECTION_TYPE } from "../core/constants";
 import { ErrorType, TypedError } from "../core/errors";
@@ -44,6 +45,18 @@ export interface RateLimitExceeded {
   /** Whole seconds until the budget is whole again, as the Retry-After header says. */
   retryAfter: number;
 }
+
+/** The error a refused call ends with, as every rateLimit() declares it (`errors`). */
+const RATE_LIMIT_ERRORS = {
+  [ErrorType.CONNECTION_RATE_LIMITED]: z.object({
+    limit: z.number().int(),
+    windowMs: z.number().int(),
+    retryAfter: z.number().int().describe("Whole seconds until the budget is whole again, as the Retry-After header says."),
+  }) satisfies z.ZodType<RateLimitExceeded>,
+} as const;
+
+/** A rateLimit() middleware: what its `errors` declare is known to the types, for `ActionErrors`. */
+export type RateLimitMiddleware = ActionMiddleware & { readonly errors: typeof RATE_LIMIT_ERRORS };
 
 /** Calls from the command line and from queued jobs are the operator's and the app's own: never limited. */
 const TRUSTED = new Set<CONNECTION_TYPE>([CONNECTION_TYPE.cli, CONNECTION_TYPE.task]);
@@ -92,7 +105,7 @@ function keyOf(options: RateLimitOptions, connection: Connection, params: Record
  * }
  * ```
  */
-export function rateLimit(options: RateLimitOptions): new (server: HeraldServer) => ActionMiddleware {
+export function rateLimit(options: RateLimitOptions): new (server: HeraldServer) => RateLimitMiddleware {
   checkOptions(options);
   const by = typeof options.by === "function" ? "custom" : (options.by ?? "ip");
   const budget = options.name ?? `${options.limit}-per-${options.windowMs}ms`;
@@ -101,8 +114,9 @@ export function rateLimit(options: RateLimitOptions): new (server: HeraldServer)
   const settles = counts !== undefined || resetOnSuccess === true;
 
   @injectable()
-  class RateLimit implements ActionMiddleware {
+  class RateLimit implements RateLimitMiddleware {
     readonly name = `rateLimit(${budget})`;
+    readonly errors = RATE_LIMIT_ERRORS;
     /** Only for a budget that looks at the outcome: the others leave the chain nothing to await after the call. */
     readonly runAfter?: ActionMiddleware["runAfter"];
     private readonly store: RateLimitStore;

@@ -9,7 +9,7 @@ import { ERROR_BODY_COMPONENT, errorBodyJsonSchema, errorResponseComponents } fr
 import { generateOpenApiSchemas, JSONSchema } from "./json-schema";
 import { buildOperation, PlacedInputs } from "./operation";
 import { documentRoute } from "./route-path";
-import { middlewareByAction, securityRequirement, securitySchemes } from "./security";
+import { middlewareByAction, securitySchemes } from "./security";
 
 export interface OpenApiDocumentOptions {
   /** The path prefix actions are served under; default `/api`. */
@@ -65,7 +65,7 @@ export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocum
         return;
       }
       const operationId = index === 0 ? action.name : `${action.name}_${index + 1}`;
-      item[method] = buildOperation(action, method, route, inputs, operationId, securityRequirement(chainOf(action)));
+      item[method] = buildOperation(action, method, route, inputs, operationId, chainOf(action));
       paths.set(template, item);
     });
   }

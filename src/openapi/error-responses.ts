@@ -1,9 +1,10 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import type { ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
-import type { ActionDefinition } from "../core/action";
+import type { DeclaredError } from "../core/declared-errors";
 import { ErrorStatusCodes, ErrorType } from "../core/errors";
 import { errorBodySchema } from "./error-body-schema";
+import { outputJsonSchema } from "./json-schema";
 
 export const ERROR_BODY_COMPONENT = "ErrorBody";
 
@@ -74,38 +75,61 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
   return components;
 }
 
-export interface OperationShape {
-  hasInputs: boolean;
-  hasBody: boolean;
-  /** A middleware around it requires a credential, and refuses a call without one. */
-  guarded: boolean;
-}
+/** Why an operation answers with a status: a 404 there is a record the call names, not a path. */
+const OPERATION_REASONS: Record<number, string> = {
+  ...REASONS,
+  400: "The request body could not be parsed as JSON or form data, or the params nest too deep.",
+  404: "Something the call names does not exist.",
+  413: "The request body, or the params, are larger than the server's limits.",
+  429: "Too many calls: this caller's calls in flight, or a rate limit.",
+};
 
 /**
- * The error responses of one operation: the ones the server itself produces for it (unparseable,
- * oversized or unreadable body, failed validation, missing credentials, timeout, failure), and `default` for whatever a middleware
- * or the action throws, whose status ErrorStatusCodes decides.
+ * The error responses of one operation: exactly its declared errors (core/declared-errors.ts),
+ * one response per status. Its body is ErrorBody with `type` narrowed to the declared types of
+ * that status and `value` to their declared schemas; where that narrows nothing beyond the shared
+ * response of the status, the operation refers to it.
  */
-export function operationErrorResponses(
-  action: ActionDefinition,
-  shape: OperationShape,
-): Record<string, ResponseObject | ReferenceObject> {
-  const statuses: number[] = [];
-  if (shape.hasBody) statuses.push(400, 413);
-  if (shape.hasBody && shape.hasInputs) statuses.push(415);
-  if (shape.hasInputs) statuses.push(422);
-  if (shape.guarded) statuses.push(401);
-  if (action.timeout !== 0) statuses.push(504);
-  statuses.push(500);
-  const responses: Record<string, ResponseObject | ReferenceObject> = {};
-  for (const status of statuses.sort((a, b) => a - b)) {
-    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+export function operationErrorResponses(declared: ReadonlyMap<ErrorType, DeclaredError>): Record<string, ResponseObject | ReferenceObject> {
+  const byStatus = new Map<number, DeclaredError[]>();
+  for (const error of declared.values()) {
+    if (NEVER_SENT.has(error.type)) continue;
+    byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
   }
-  responses.default = {
-    description: "Any other error a middleware or the action raises, with the status ErrorStatusCodes gives its type.",
-    content: { "application/json": { schema: errorBodyReference() } },
-  };
+  const shared = errorTypesByStatus();
+  const responses: Record<string, ResponseObject | ReferenceObject> = {};
+  for (const [status, errors] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const types = errors.map((error) => error.type).sort();
+    const everyType = shared.get(status) ?? [];
+    const narrowsNothing = errors.every((error) => !error.values) && everyType.every((type) => types.includes(type));
+    responses[String(status)] = narrowsNothing
+      ? { $ref: `#/components/responses/${errorResponseName(status)}` }
+      : {
+          description: `${OPERATION_REASONS[status] ?? STATUS_CODES[status] ?? "An error."} Error types: ${types.join(", ")}.`,
+          content: { "application/json": { schema: { allOf: [errorBodyReference(), narrowed(errors)] } } },
+        };
+  }
   return responses;
+}
+
+/** `error.type` (and `error.value`, where declared) narrowed: one branch per type with a value schema, one for the rest. */
+function narrowed(errors: readonly DeclaredError[]): SchemaObject {
+  const branches: SchemaObject[] = [];
+  const plain = errors.filter((error) => !error.values).map((error) => error.type).sort();
+  if (plain.length) branches.push(errorWith({ type: { enum: plain } }));
+  for (const error of errors) {
+    if (!error.values) continue;
+    const values = error.values.map((schema) => outputJsonSchema(schema) as SchemaObject);
+    branches.push(errorWith({ type: { const: error.type }, value: values.length === 1 ? values[0]! : { anyOf: values } }, ["value"]));
+  }
+  return branches.length === 1 ? branches[0]! : { anyOf: branches };
+}
+
+function errorWith(properties: Record<string, SchemaObject>, required?: string[]): SchemaObject {
+  return {
+    type: "object",
+    properties: { error: { type: "object", properties, ...(required ? { required } : {}) } },
+  };
 }
 
 function errorBodyReference(): ReferenceObject {

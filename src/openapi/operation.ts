@@ -5,14 +5,17 @@ import type {
   RequestBodyObject,
   ResponseObject,
   SchemaObject,
-  SecurityRequirementObject,
 } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
+import { declaredErrors } from "../core/declared-errors";
+import type { ActionMiddleware } from "../core/middleware";
 import { isStreamingAction } from "../core/streaming";
 import { takesFiles } from "../schema/takes-files";
 import { outputJsonSchema } from "./json-schema";
+import { httpBodyErrors } from "../transports/http/declared-errors";
 import { operationErrorResponses } from "./error-responses";
 import type { RoutePath } from "./route-path";
+import { securityRequirement } from "./security";
 
 type Schema = SchemaObject | ReferenceObject;
 
@@ -34,7 +37,8 @@ export function takesBody(method: string): boolean {
 /**
  * The operation of one action on one path: path params from the route, the other inputs as query
  * params (GET, DELETE, OPTIONS) or as a request body (POST, PUT, PATCH), the credentials it needs
- * (`security`, `[]` when public), the success response and the error responses.
+ * (`security`, `[]` when public, from the middleware `chain` around it), the success response and
+ * the error responses it declares.
  */
 export function buildOperation(
   action: ActionDefinition,
@@ -42,7 +46,7 @@ export function buildOperation(
   path: RoutePath,
   inputs: PlacedInputs | undefined,
   operationId: string,
-  security: SecurityRequirementObject[],
+  chain: readonly ActionMiddleware[],
 ): OperationObject {
   const fields = objectFields(inputs?.schema);
   const pathNames = new Set(path.params.map((param) => param.name));
@@ -71,11 +75,14 @@ export function buildOperation(
   if (inputs && bodyMethod) operation.requestBody = requestBody(inputs, fields, pathNames, action.inputs !== undefined && takesFiles(action.inputs));
   else if (inputs) parameters.push(...queryParameters(inputs, fields, pathNames));
   if (parameters.length) operation.parameters = parameters;
-  operation.responses = {
-    "200": successResponse(action),
-    ...operationErrorResponses(action, { hasInputs: inputs !== undefined, hasBody: bodyMethod, guarded: security.length > 0 }),
-  };
-  operation.security = security;
+  const declared = declaredErrors(action, {
+    middleware: chain,
+    // ACTION_TIMEOUT may be 0 on the server that serves the document: only the action's own 0 is known here.
+    timeoutApplies: action.timeout !== 0,
+    transport: bodyMethod ? [httpBodyErrors(inputs !== undefined)] : [],
+  });
+  operation.responses = { "200": successResponse(action), ...operationErrorResponses(declared) };
+  operation.security = securityRequirement(chain);
   return operation;
 }
 

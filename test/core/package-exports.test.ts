@@ -45,13 +45,13 @@ const surface = {
     ],
     types: [
       // errors
-      "ErrorIssue", "TypedErrorOptions", "ErrorBody",
+      "ErrorIssue", "TypedErrorOptions", "ErrorBody", "ErrorDeclarations", "ActionErrors", "HeraldError",
       // actions
       "ActionOptions", "ActionInputs", "ActionOutputs", "ActionParams", "ActionResponse", "ActionTransport", "McpActionConfig",
       "MiddlewareReference", "TaskConfig", "WebConfig", "RegisteredAction", "ActionResult", "DispatchOptions",
       // middleware, connections, dependency injection
       "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "GlobalMiddlewareClass", "MiddlewareSecurity",
-      "RateLimitKey", "RateLimitOptions", "ConnectionInit", "ConnectionSession", "ProgressReporter", "ProviderOverride",
+      "RateLimitKey", "RateLimitMiddleware", "RateLimitOptions", "ConnectionInit", "ConnectionSession", "ProgressReporter", "ProviderOverride",
       // server, configuration, lifecycle
       "ServerOptions", "AppConfig", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
       "HealthReport", "ServiceHealth", "ServiceLoad", "HttpMount",

@@ -194,16 +194,37 @@ describe("the OpenAPI document of the fixture app", () => {
     expect(operation("/api/feed", "get").responses!["200"]).toMatchObject({ content: { "text/event-stream": {} } });
   });
 
-  test("error responses follow what the server produces for each operation", () => {
+  test("each operation lists exactly its declared errors' statuses", () => {
     const statuses = (path: string, method: "get" | "put" | "post" | "patch" | "delete") =>
       Object.keys(operation(path, method).responses ?? {});
-    // A body can be malformed (400), too large (413) or of a type the inputs do not read (415); inputs can fail validation (422).
-    expect(statuses("/api/user", "put")).toEqual(["200", "400", "413", "415", "422", "500", "504", "default"]);
-    expect(statuses("/api/messages/list", "get")).toEqual(["200", "422", "500", "504", "default"]);
-    expect(statuses("/api/ping", "get")).toEqual(["200", "500", "504", "default"]);
+    // Every call: params too deep (400) or too many (413), too many calls in flight (429), a failure (500), a service down or busy (503).
+    // A body can also be malformed (400), too large (413) or of a type the inputs do not read (415); inputs can fail validation (422);
+    // user:create declares CONNECTION_CONFLICT (409).
+    expect(statuses("/api/user", "put")).toEqual(["200", "400", "409", "413", "415", "422", "429", "500", "503", "504"]);
+    expect(statuses("/api/messages/list", "get")).toEqual(["200", "400", "413", "422", "429", "500", "503", "504"]);
+    expect(statuses("/api/ping", "get")).toEqual(["200", "400", "413", "429", "500", "503", "504"]);
     // timeout: 0 disables the timeout, so it cannot time out (504).
-    expect(statuses("/api/feed", "get")).toEqual(["200", "500", "default"]);
+    expect(statuses("/api/feed", "get")).toEqual(["200", "400", "413", "429", "500", "503"]);
+    // user:view declares CONNECTION_NOT_FOUND (404); nothing is left to a catch-all `default`.
+    expect(statuses("/api/user/{id}", "get")).toEqual(["200", "400", "404", "413", "422", "429", "500", "503", "504"]);
+  });
+
+  test("an error response narrows type to the operation's declared types of its status, and value to their schemas", () => {
+    // Both 422 types are declared: the shared response says no more.
     expect(operation("/api/user", "put").responses!["422"]).toEqual({ $ref: "#/components/responses/UnprocessableEntity" });
+    const narrowedError = (response: ResponseObject) =>
+      ((response.content!["application/json"]!.schema as SchemaObject).allOf![1] as SchemaObject).properties!.error as SchemaObject;
+    const notFound = operation("/api/user/{id}", "get").responses!["404"] as ResponseObject;
+    expect(narrowedError(notFound)).toMatchObject({ properties: { type: { const: "CONNECTION_NOT_FOUND" }, value: { type: "integer" } }, required: ["value"] });
+    const failed = operation("/api/ping", "get").responses!["500"] as ResponseObject;
+    expect((narrowedError(failed).properties!.type as SchemaObject).enum).toEqual([ErrorType.CONNECTION_ACTION_RUN, ErrorType.CONNECTION_SERVER_ERROR]);
+    // A type with a value schema gets a branch of its own: SERVICE_BUSY says when to retry.
+    const unavailable = operation("/api/ping", "get").responses!["503"] as ResponseObject;
+    const branches = ((unavailable.content!["application/json"]!.schema as SchemaObject).allOf![1] as SchemaObject).anyOf as SchemaObject[];
+    expect(branches.map((branch) => (branch.properties!.error as SchemaObject).properties!.type)).toEqual([
+      { enum: [ErrorType.CONNECTION_SERVICE_UNAVAILABLE] },
+      { const: ErrorType.CONNECTION_SERVICE_BUSY },
+    ]);
   });
 
   test("each shared error response narrows the error type to the types of its status", () => {

@@ -153,7 +153,7 @@ describe("each documented error response matches what the server really answers"
       request: ["/api/user/7"],
       status: 404,
       type: "CONNECTION_NOT_FOUND",
-      documentedAt: (document) => document.paths!["/api/user/{id}"]!.get!.responses!.default,
+      documentedAt: (document) => document.paths!["/api/user/{id}"]!.get!.responses!["404"],
     },
     {
       name: "an unknown path",

@@ -1,3 +1,4 @@
+import type { ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import type { ActionMiddleware, MiddlewareSecurity } from "herald";
 import { buildOpenApiDocument, ErrorType, HTTP_METHOD } from "herald";
 import type { ActionDefinition } from "../../src/core/action";
@@ -7,7 +8,11 @@ const apiKey: MiddlewareSecurity = { name: "apiKey", scheme: { type: "apiKey", i
 const bearer: MiddlewareSecurity = { name: "bearer", scheme: { type: "http", scheme: "bearer" } };
 const session: MiddlewareSecurity = { name: "session", scheme: { type: "apiKey", in: "cookie", name: "herald.sid" } };
 
-const guard = (...security: MiddlewareSecurity[]): ActionMiddleware => ({ security, runBefore: async () => undefined });
+const guard = (...security: MiddlewareSecurity[]): ActionMiddleware => ({
+  security,
+  errors: { CONNECTION_NOT_AUTHENTICATED: true },
+  runBefore: async () => undefined,
+});
 const logger: ActionMiddleware = { runBefore: async () => undefined };
 
 function action(name: string, route: string, middleware: ActionMiddleware[] = []): ActionDefinition {
@@ -45,14 +50,18 @@ describe("security in the OpenAPI document", () => {
     ]);
   });
 
-  test("a guarded operation lists the 401 its middleware answers without a credential; a public one does not", () => {
-    expect(document.paths!["/api/admin"]!.get!.responses!["401"]).toEqual({ $ref: "#/components/responses/Unauthorized" });
+  test("a guarded operation lists the 401 its middleware declares; a public one does not", () => {
+    const unauthorized = document.paths!["/api/admin"]!.get!.responses!["401"] as ResponseObject;
+    const narrowed = (unauthorized.content!["application/json"]!.schema as SchemaObject).allOf![1] as SchemaObject;
+    expect(narrowed.properties!.error).toMatchObject({ properties: { type: { enum: [ErrorType.CONNECTION_NOT_AUTHENTICATED] } } });
     expect(document.paths!["/api/public"]!.get!.responses).not.toHaveProperty("401");
   });
 
   test("global middleware guard every operation", () => {
     const guarded = buildOpenApiDocument(actions, { globalMiddleware: [guard(session)] });
     expect(guarded.paths!["/api/public"]!.get!.security).toEqual([{ session: [] }]);
+    // What a global middleware declares joins every operation's errors.
+    expect(guarded.paths!["/api/public"]!.get!.responses).toHaveProperty("401");
     expect(guarded.paths!["/api/admin"]!.get!.security).toEqual([{ session: [], apiKey: [] }]);
   });
 

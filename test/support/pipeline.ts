@@ -8,7 +8,7 @@ import { Connection, CONNECTION_TYPE, LogFormat, LogLevel, type ActionMiddleware
 
 export function pipeline(
   actions: ActionDefinition[],
-  options: { globalMiddleware?: ActionMiddleware[]; actionTimeout?: number; production?: boolean } = {},
+  options: { globalMiddleware?: ActionMiddleware[]; actionTimeout?: number; production?: boolean; checkOutputs?: boolean } = {},
 ) {
   const container = rootContainer.createChildContainer();
   const registry = new ActionRegistry(container);
@@ -20,6 +20,7 @@ export function pipeline(
     actionTimeout: options.actionTimeout ?? 300_000,
     production: options.production ?? false,
     globalMiddleware: options.globalMiddleware ?? [],
+    checkOutputs: options.checkOutputs ?? false,
   });
   const connection = new Connection({ type: CONNECTION_TYPE.cli });
   return {

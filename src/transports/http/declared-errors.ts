@@ -1,0 +1,16 @@
+import type { ErrorDeclarations } from "../../core/declared-errors";
+import { ErrorType } from "../../core/errors";
+
+/** What reading a request body may end a call with, before the dispatcher sees it (body.ts). */
+const BODY_ERRORS: ErrorDeclarations = {
+  [ErrorType.CONNECTION_ACTION_PARAM_FORMATTING]: true,
+  [ErrorType.CONNECTION_PAYLOAD_TOO_LARGE]: true,
+};
+
+/** Only an action with inputs reads a body's type, and refuses one it does not read. */
+const TYPED_BODY_ERRORS: ErrorDeclarations = { ...BODY_ERRORS, [ErrorType.CONNECTION_UNSUPPORTED_MEDIA_TYPE]: true };
+
+/** The HTTP transport's own errors for a route whose method carries a body (POST, PUT, PATCH). */
+export function httpBodyErrors(readsInputs: boolean): ErrorDeclarations {
+  return readsInputs ? TYPED_BODY_ERRORS : BODY_ERRORS;
+}
