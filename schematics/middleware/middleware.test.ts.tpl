@@ -7,3 +7,4 @@ test("{{className}} lets a call through unchanged", async () => {
   await expect(middleware.runBefore({ id: 1 }, connection)).resolves.toBeUndefined();
   await expect(middleware.runAfter({ id: 1 }, connection)).resolves.toBeUndefined();
 });
+{{globalTest}}

@@ -1,11 +1,9 @@
 import type { ActionMiddleware, ActionMiddlewareResponse, Connection } from "herald";
 
 /**
- * Runs around the actions that list it (`middleware: [{{className}}]`). Give the class
- * `static readonly global = true` to run it around every action instead. Listed by no action and
- * not global, it is not built: the boot warns about it.
+{{usage}}
  */
-export class {{className}} implements ActionMiddleware {
+export class {{className}} implements ActionMiddleware {{{globalMembers}}
   name = "{{middlewareName}}";
 
   async runBefore(_params: Record<string, unknown>, _connection: Connection): Promise<ActionMiddlewareResponse | void> {

@@ -88,11 +88,18 @@ const generated: GenerationRow[] = [
   {
     args: ["g", "middleware", "audit"],
     files: {
-      "middleware/audit.ts": [/export class AuditMiddleware implements ActionMiddleware/],
+      "middleware/audit.ts": [/Runs around the actions that list it \(`middleware: \[AuditMiddleware\]`\)/, /export class AuditMiddleware implements ActionMiddleware \{\n  name = "audit";/],
       "spec/middleware/audit.test.ts": [/from "\.\.\/\.\.\/middleware\/audit"/],
     },
   },
   { args: ["g", "middleware", "timing", "--no-test"], files: { "middleware/timing.ts": [/export class TimingMiddleware/] } },
+  {
+    args: ["g", "middleware", "request-log", "--global"],
+    files: {
+      "middleware/request-log.ts": [/Runs around every action of the app/, /export class RequestLogMiddleware implements ActionMiddleware \{\n  static readonly global = true;\n  static readonly priority = 1000;\n/],
+      "spec/middleware/request-log.test.ts": [/expect\(RequestLogMiddleware\.global\)\.toBe\(true\)/],
+    },
+  },
   {
     args: ["g", "channel", "chat/rooms"],
     files: {
@@ -244,6 +251,7 @@ describe("herald generate <type> <name>", () => {
       "spec/lib/services/billing/invoice.test.ts",
       "spec/lib/services/mailer.test.ts",
       "spec/middleware/audit.test.ts",
+      "spec/middleware/request-log.test.ts",
       "spec/reports/monthly-sales.test.ts",
       "spec/smoke.test.ts",
     ]);

@@ -148,14 +148,39 @@ const initializerGenerator: PluginGenerator = {
     }),
 };
 
+/** What a global middleware's class says of itself, and its generated test's proof of it. */
+const GLOBAL_MEMBERS = `
+  static readonly global = true;
+  static readonly priority = 1000;
+`;
+const LISTED_USAGE = ` * Runs around the actions that list it (\`middleware: [{{className}}]\`). Give the class
+ * \`static readonly global = true\` to run it around every action instead. Listed by no action and
+ * not global, it is not built: the boot warns about it.`;
+const GLOBAL_USAGE = ` * Runs around every action of the app, Herald's own included, in the order of its priority
+ * among the global middleware (lower first).`;
+const GLOBAL_TEST = `
+test("{{className}} runs around every action: it is marked global on the class", () => {
+  expect({{className}}.global).toBe(true);
+});
+`;
+
 const middlewareGenerator: PluginGenerator = {
   type: "middleware",
-  description: "Action middleware: runBefore and runAfter around the actions that list it",
-  generate: (context) =>
-    sourceAndTest(context, context.app.middleware, "middleware", {
-      className: `${context.names.pascal}Middleware`,
+  description: "Action middleware: runBefore and runAfter around the actions that list it, or every action (--global)",
+  options: {
+    global: { type: "boolean", describe: "middleware: run it around every action (static global = true)" },
+  },
+  generate(context) {
+    const global = context.options.global === true;
+    const className = `${context.names.pascal}Middleware`;
+    return sourceAndTest(context, context.app.middleware, "middleware", {
+      className,
       middlewareName: moduleName(context),
-    }),
+      usage: (global ? GLOBAL_USAGE : LISTED_USAGE).replaceAll("{{className}}", className),
+      globalMembers: global ? GLOBAL_MEMBERS : "",
+      globalTest: global ? GLOBAL_TEST.replaceAll("{{className}}", className) : "",
+    });
+  },
 };
 
 const channelGenerator: PluginGenerator = {
