@@ -4,14 +4,18 @@ import type { AddressInfo, NetConnectOpts } from "node:net";
 /**
  * A TCP relay in front of a real service, on a port the OS gave it, to make the service misbehave
  * without touching it: `freeze()` keeps the connections open but drops everything (a hung
- * server), `cut()` drops every connection and resets new ones (a stopped server), `restore()`
- * relays again. The port stays bound from `start` to `close`, so no other process can take it
+ * server), `cut()` drops every connection and resets new ones (a stopped server),
+ * `refuseNew()` keeps relaying the open connections but resets new ones (a server out of
+ * connections, or one a new client reaches while it restarts), `hangUpNewOnRequest()` accepts new
+ * connections and resets each at its first request (a server that dies as it is asked), and
+ * `restore()` relays again. The port stays bound from `start` to `close`, so no other process can take it
  * while the service is "down".
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private frozen = false;
   private refusing = false;
+  private hangingUp = false;
 
   private constructor(
     private readonly server: Server,
@@ -42,7 +46,16 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  refuseNew(): void {
+    this.refusing = true;
+  }
+
+  hangUpNewOnRequest(): void {
+    this.hangingUp = true;
+  }
+
   restore(): void {
+    this.hangingUp = false;
     this.refusing = false;
     this.frozen = false;
   }
@@ -56,6 +69,11 @@ export class TcpProxy {
     if (this.refusing) {
       client.on("error", () => undefined);
       client.resetAndDestroy();
+      return;
+    }
+    if (this.hangingUp) {
+      client.on("error", () => undefined);
+      client.once("data", () => client.resetAndDestroy());
       return;
     }
     this.relay(client, connect(this.target));

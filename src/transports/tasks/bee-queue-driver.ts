@@ -32,9 +32,6 @@ interface Worker {
 /** Thrown into bee-queue for a job cut off by a stop: it stays active and the stall check retries it. */
 class CutOff extends Error {}
 
-/** States of an ioredis connection that was up and is now lost (not one not yet opened). */
-const LOST = new Set(["reconnecting", "close", "end"]);
-
 /** How long a queue's first connection may take before an enqueue gives up on it. */
 const PRODUCER_READY_TIMEOUT_MS = 5000;
 
@@ -222,16 +219,26 @@ export class BeeQueueDriver implements QueueDriver {
     await this.connection.close();
   }
 
-  /** The queue's producer, connected; a producer that cannot connect in time fails rather than waits. */
+  /**
+   * The queue's producer, connected; a producer that cannot connect in time fails rather than waits
+   * (it goes on connecting for the next call). One whose first connection failed is dropped, so the
+   * next call opens a new one: bee-queue never retries a queue's first connection once its ready
+   * check has failed (a ready check cut off by a dropped connection rejects `ready()` for good).
+   */
   private async readyProducer(queue: string): Promise<BeeQueue<JobPayload>> {
-    // A first producer would wait for its connection: while the driver's own one is lost, say so now.
-    if (!this.producers.has(queue) && LOST.has(this.redis.status)) throw new Error(`Redis is not connected (${this.redis.status})`);
+    // A first producer would wait for its connection: while the driver's own one is not up, say so now.
+    if (!this.producers.has(queue) && this.redis.status !== "ready") throw new Error(`Redis is not connected (${this.redis.status})`);
+    const producer = this.producer(queue);
+    const ready = producer.ready().catch((error: unknown) => {
+      if (this.producers.get(queue) === producer) this.producers.delete(queue);
+      throw error;
+    });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`not connected within ${PRODUCER_READY_TIMEOUT_MS} ms`)), PRODUCER_READY_TIMEOUT_MS);
     });
     try {
-      return await Promise.race([this.producer(queue).ready(), timeout]);
+      return await Promise.race([ready, timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -101,4 +101,24 @@ describe("the bee-queue driver while Redis is unreachable", () => {
       await proxy.close();
     }
   }, 5_000);
+
+  const job = { payload: { action: "test:run", params: {} }, retries: 0, backoff: { strategy: "fixed" as const, delayMs: 0 } };
+
+  test.each([
+    ["refused", (proxy: TcpProxy) => proxy.refuseNew()],
+    ["dropped at its first command", (proxy: TcpProxy) => proxy.hangUpNewOnRequest()],
+  ])("a queue whose first connection was %s while the driver's own was up connects again on the next call", async (_, fail) => {
+    const proxy = await TcpProxy.start({ host: "127.0.0.1", port: 6379 });
+    const driver = new BeeQueueDriver({ redisUrl: `redis://127.0.0.1:${proxy.port}`, prefix: lostPrefix, resultTtlMs: 60_000, stallIntervalMs: 300 });
+    try {
+      await driver.ping();
+      fail(proxy);
+      await expect(driver.enqueue("refused-first", [job])).rejects.toMatchObject(unavailable);
+      proxy.restore();
+      await expect(driver.enqueue("refused-first", [job])).resolves.toHaveLength(1);
+    } finally {
+      await driver.close();
+      await proxy.close();
+    }
+  }, 15_000);
 });
