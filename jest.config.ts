@@ -11,6 +11,7 @@ const config: Config = {
   moduleNameMapper: {
     "^herald$": "<rootDir>/src/index.ts",
     "^herald/testing$": "<rootDir>/src/testing/index.ts",
+    "^herald/client$": "<rootDir>/src/client/index.ts",
   },
   setupFiles: ["reflect-metadata"],
   globalSetup: "<rootDir>/test/support/global-setup.ts",

@@ -1,17 +1,26 @@
 import { createHash } from "node:crypto";
-import type { OpenAPIObject } from "openapi3-ts/oas31";
 import type { HttpMount } from "../core/http-mount";
 import { acceptOnlyReads, requestPath, sendContent, sendNotFound } from "./http-replies";
 
-/** Serves the OpenAPI document as JSON at exactly `path`, with an ETag so clients can revalidate. */
-export function openApiDocumentMount(path: string, document: OpenAPIObject, production: boolean): HttpMount {
-  const body = JSON.stringify(document);
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+/**
+ * Serves a JSON document at exactly `path`, with an ETag so clients can revalidate. The document
+ * is built by its first request: most boots never serve it.
+ */
+export function jsonDocumentMount(path: string, build: () => unknown, production: boolean): HttpMount {
+  let served: { body: string; etag: string } | undefined;
+  const content = () => {
+    if (!served) {
+      const body = JSON.stringify(build());
+      served = { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    }
+    return served;
+  };
   return {
     path,
     handler(request, response) {
       if (requestPath(request) !== path) return sendNotFound(request, response, production);
       if (!acceptOnlyReads(request, response, production)) return;
+      const { body, etag } = content();
       if (request.headers["if-none-match"] === etag) {
         response.writeHead(304, { ETag: etag, "Cache-Control": "no-cache" });
         response.end();

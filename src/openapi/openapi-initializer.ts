@@ -2,13 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { injectable } from "tsyringe";
 import { RUN_MODE } from "../core/constants";
-import type { HttpMount } from "../core/http-mount";
 import type { Initializer } from "../core/initializer";
 import { HeraldServer } from "../core/server";
 import { computeActionsHash } from "./actions-hash";
 import { readApiPrefix } from "./api-prefix";
 import { buildOpenApiDocument } from "./document";
-import { openApiDocumentMount } from "./document-mount";
+import { clientRoutes } from "./client-routes";
+import { jsonDocumentMount } from "./document-mount";
 import { generateOpenApiSchemas, rememberInputJsonSchemas } from "./json-schema";
 import { referencePageMount } from "./reference-page";
 import { loadCachedSchemas, openApiCachePath } from "./schema-cache";
@@ -16,7 +16,8 @@ import { loadCachedSchemas, openApiCachePath } from "./schema-cache";
 /**
  * Builds the OpenAPI document at boot (from the schema cache when it matches the actions, by
  * generating the schemas otherwise) and asks the web transport to serve it at
- * `<prefix>/openapi.json`, with the API reference page at `<prefix>/docs`.
+ * `<prefix>/openapi.json`, with the API reference page at `<prefix>/docs` and the routes
+ * `herald/client` calls by at `<prefix>/routes.json`.
  */
 @injectable()
 export class OpenApiInitializer implements Initializer {
@@ -37,9 +38,7 @@ export class OpenApiInitializer implements Initializer {
     // Generated now when there is no cache, so that an inconvertible schema fails the boot.
     const schemas = cached ?? generateOpenApiSchemas(server.registry);
     const documentPath = `${prefix}/openapi.json`;
-    let documentMount: HttpMount | undefined;
-    // The document itself is built by its first request: most boots never serve it.
-    const buildDocumentMount = (): HttpMount => {
+    const buildDocument = () => {
       const document = buildOpenApiDocument(server.registry, {
         prefix,
         title: server.config.name,
@@ -48,13 +47,11 @@ export class OpenApiInitializer implements Initializer {
         globalMiddleware: server.dispatcher.globalMiddleware,
       });
       server.logger.debug({ paths: Object.keys(document.paths ?? {}).length }, "OpenAPI document built");
-      return openApiDocumentMount(documentPath, document, server.config.production);
+      return document;
     };
     server.httpMounts.push(
-      {
-        path: documentPath,
-        handler: (request, response) => (documentMount ??= buildDocumentMount()).handler(request, response),
-      },
+      jsonDocumentMount(documentPath, buildDocument, server.config.production),
+      jsonDocumentMount(`${prefix}/routes.json`, () => clientRoutes(server.registry, prefix), server.config.production),
       referencePageMount({
         path: `${prefix}/docs`,
         documentUrl: documentPath,

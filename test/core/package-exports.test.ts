@@ -72,6 +72,13 @@ const surface = {
     values: ["useTestServer", "startTestServer", "testServer", "serverUrl", "HOOK_TIMEOUT", "waitFor"],
     types: ["TestServerOptions", "WaitForOptions"],
   },
+  "herald/client": {
+    values: ["createClient", "HeraldClientError"],
+    types: [
+      "CallOptions", "ClientOptions", "HeraldClient", "ClientErrorBody", "ClientErrorIssue", "TypedClientError",
+      "ClientActionShape", "ClientActions", "ClientErrorShape", "HttpActionName", "SocketActionName",
+    ],
+  },
 };
 
 const sorted = (names: readonly string[]) => [...names].sort();
@@ -107,11 +114,11 @@ test("import('herald') works from an ES module too", async () => {
   expect(JSON.parse(out)).toEqual(["function", "function"]);
 });
 
-test("the package declares the herald executable and both entry points", () => {
+test("the package declares the herald executable and its entry points", () => {
   const manifest = require("../../package.json");
   expect(manifest.name).toBe("herald");
   expect(manifest.bin).toEqual({ herald: "dist/cli-entry.js" });
-  expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining([".", "./testing"]));
+  expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining([".", "./testing", "./client"]));
 });
 
 test.each(Object.entries(surface))("the values %s exports at run time are exactly the listed ones", async (entry, { values }) => {

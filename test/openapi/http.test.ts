@@ -68,6 +68,32 @@ describe("GET /api/openapi.json", () => {
   });
 });
 
+describe("GET /api/routes.json", () => {
+  test("lists the method and path templates of every documented operation, by action, and nothing of its schemas", async () => {
+    const response = await fetch(`${serverUrl()}/api/routes.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const routes = (await response.json()) as { prefix: string; actions: Record<string, { method: string; paths: { template: string; params: string[] }[] }> };
+    expect(routes.prefix).toBe("/api");
+    const document = await fetchDocument();
+    const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path} ${(operation as { operationId: string }).operationId.replace(/_\d+$/, "")}`),
+    );
+    const listed = Object.entries(routes.actions).flatMap(([name, route]) =>
+      route.paths.map((path) => `${route.method} ${path.template === "/" ? "/api" : `/api${path.template}`} ${name}`),
+    );
+    expect(listed.sort()).toEqual(documented.sort());
+    expect(routes.actions["user:update"]).toEqual({ method: "PATCH", paths: [{ template: "/user/{id}", params: ["id"] }] });
+  });
+
+  test("answers a revalidation with 304, and another method with 405", async () => {
+    const first = await fetch(`${serverUrl()}/api/routes.json`);
+    const again = await fetch(`${serverUrl()}/api/routes.json`, { headers: { "If-None-Match": first.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${serverUrl()}/api/routes.json`, { method: "POST" })).status).toBe(405);
+  });
+});
+
 describe("each documented path form reaches its action with the documented params", () => {
   test.each([
     ["a :param", "/api/user/{id}", "/api/user/1?fields=name&fields=email", { user: { id: 1, name: "Ada" } }],

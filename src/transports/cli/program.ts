@@ -87,7 +87,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
         output.exit(ExitCode.success);
       },
     )
-    .command("build", "Write the compile and OpenAPI schema caches, so the server boots without compiling or generating", {}, async () => {
+    .command("build", "Write the compile and OpenAPI schema caches, so the server boots without compiling or generating, and the client's types", {}, async () => {
       const recorded = appDir ? recordCompiledModules(appDir) : undefined;
       const server = await loadCliServer({ ...appOption, quiet });
       // Deferred like the app itself: the OpenAPI helpers load zod's JSON Schema converter.
@@ -98,6 +98,9 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
         const compiled = writeCompileCache(recorded);
         output.write(`wrote ${compiled.cache}: ${compiled.modules} compiled module(s)\n`);
       }
+      const { writeClientTypes } = require("./client-types-command") as typeof import("./client-types-command");
+      const clientTypes = await writeClientTypes(server);
+      output.write(`wrote ${clientTypes.file}: the types of ${clientTypes.actions} action(s) for herald/client\n`);
       output.exit(ExitCode.success);
     });
   program.command("mcp", "Serve the app over MCP on stdin/stdout, for desktop MCP clients", {}, async () => {

@@ -10,7 +10,7 @@ test("bare herald prints the help, listing the framework commands", async () => 
   const run = await herald([], { cwd: cliApp });
   expect(run.code).toBe(0);
   expect(run.stdout).toContain("Usage: herald <command> [options]");
-  for (const command of ["start", "actions", "build", "generate <type> <name>", "new <dir>"]) {
+  for (const command of ["start", "actions", "build", "generate <type> [name]", "new <dir>"]) {
     expect(run.stdout).toContain(`herald ${command}`);
   }
   expect(run.stdout).toContain("herald <action> --help");
@@ -28,7 +28,7 @@ describe("an app whose config fails to load", () => {
   test("--help, --version and new do not load the app", async () => {
     const help = await herald(["--help"], { cwd: scratch });
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("herald generate <type> <name>");
+    expect(help.stdout).toContain("herald generate <type> [name]");
     expect((await herald(["--version"], { cwd: scratch })).code).toBe(0);
     expect((await herald(["new", "fresh", "--dry-run"], { cwd: scratch })).code).toBe(0);
   });
@@ -67,7 +67,7 @@ describe("herald build", () => {
     const run = await herald(["build", "-q"], { cwd: appDir });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^wrote \.herald\/openapi-cache\.json: \d+ input schema\(s\), actions hash [0-9a-f]{12}\nwrote \.herald\/compile-cache\.json: \d+ compiled module\(s\)\n$/,
+      /^wrote \.herald\/openapi-cache\.json: \d+ input schema\(s\), actions hash [0-9a-f]{12}\nwrote \.herald\/compile-cache\.json: \d+ compiled module\(s\)\nwrote herald-client\.d\.ts: the types of \d+ action\(s\) for herald\/client\n$/,
     );
 
     const server = await createHerald({ appDir, logLevel: "silent" }).load();

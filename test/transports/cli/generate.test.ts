@@ -22,12 +22,14 @@ const read = (path: string) => readFileSync(join(appDir, path), "utf8");
 /**
  * Every generation the app below gets, one row per type and per option: the last test runs the
  * app's tests once over all of them, so each row proves its option yields code whose tests pass.
- * `writes` is how the CLI reports its files: created, overwritten (--force) or only printed (--dry-run).
+ * `writes` is how the CLI reports its files: created, overwritten (--force) or only printed (--dry-run);
+ * `report` is its one line for a generator that writes from the app's actions, not a template.
  */
 interface GenerationRow {
   args: string[];
   files: Record<string, RegExp[]>;
   writes?: "created" | "overwrote" | "would create";
+  report?: RegExp;
 }
 
 const generated: GenerationRow[] = [
@@ -124,6 +126,11 @@ const generated: GenerationRow[] = [
     args: ["g", "report", "monthly-sales", "--title", "Monthly sales"],
     files: { "reports/monthly-sales.ts": [/export function monthlySalesReport/], "spec/reports/monthly-sales.test.ts": [] },
   },
+  {
+    args: ["g", "client-types", "--out", "web/app-actions.d.ts"],
+    files: { "web/app-actions.d.ts": [/^export interface AppActions \{$/m, /^ {2}"users:create": \{$/m] },
+    report: /^wrote web\/app-actions\.d\.ts: the types of \d+ action\(s\) for herald\/client\n$/,
+  },
 ];
 
 /** The flags of a command, as its --help lists them, without yargs' own. */
@@ -143,7 +150,7 @@ describe("herald generate <type> <name>", () => {
     expect(getValidTypes(appDir).filter((type) => !generated.some((row) => row.args[1] === type))).toEqual([]);
   });
 
-  test.each(generated)("$args writes its files in the app's folders", async ({ args, files, writes = "created" }) => {
+  test.each(generated)("$args writes its files in the app's folders", async ({ args, files, writes = "created", report }) => {
     const before = listFiles(appDir);
     const run = await herald(args, { cwd: appDir });
     expect(run.stderr).toBe("");
@@ -156,7 +163,8 @@ describe("herald generate <type> <name>", () => {
       expect(listFiles(appDir)).toEqual(before);
       return;
     }
-    expect(run.stdout).toBe(Object.keys(files).map((path) => `${writes} ${path}\n`).join(""));
+    if (report) expect(run.stdout).toMatch(report);
+    else expect(run.stdout).toBe(Object.keys(files).map((path) => `${writes} ${path}\n`).join(""));
     expect(listFiles(appDir)).toEqual([...new Set([...before, ...Object.keys(files)])].sort());
     for (const [path, patterns] of Object.entries(files)) {
       for (const pattern of patterns) expect(read(path)).toMatch(pattern);

@@ -1,0 +1,41 @@
+/**
+ * The shape of the module `herald generate client-types` writes: one entry an action. Plain types
+ * only, so the client needs nothing of the server at run time.
+ */
+
+/** One error an action may end with: its `ErrorType`, its HTTP status and, when declared, its `value`. */
+export interface ClientErrorShape {
+  type: string;
+  status: number;
+  value?: unknown;
+}
+
+/** One action, as a client sees it. */
+export interface ClientActionShape {
+  /** What the caller sends: the input side of the action's `inputs` (defaults optional). */
+  params: object;
+  /** What the caller receives: the JSON of the action's `outputs` (`unknown` without). */
+  outputs: unknown;
+  /** Every error the action declares, Herald's own for its shape included. */
+  errors: ClientErrorShape;
+  /** The transports that serve it. */
+  transports: string;
+  /** Its HTTP method and route, when it is served over HTTP. */
+  http?: { method: string; route: string };
+}
+
+/** What `createClient` takes as its type argument: the generated `AppActions`. */
+export type ClientActions<A> = { [N in keyof A]: ClientActionShape };
+
+/** The names of the actions the client may call over HTTP. */
+export type HttpActionName<A extends ClientActions<A>> = {
+  [N in keyof A & string]: "web" extends A[N]["transports"] ? (A[N]["http"] extends object ? N : never) : never;
+}[keyof A & string];
+
+/** The names of the actions the client may call over WebSocket. */
+export type SocketActionName<A extends ClientActions<A>> = {
+  [N in keyof A & string]: "websocket" extends A[N]["transports"] ? N : never;
+}[keyof A & string];
+
+/** The params argument: optional when every param is. */
+export type ParamsArgument<P, Options> = {} extends P ? [params?: P, options?: Options] : [params: P, options?: Options];

@@ -1,0 +1,119 @@
+import type { ActionDefinition } from "../core/action";
+import { servingTransports } from "../core/action-transports";
+import { CONNECTION_TYPE } from "../core/constants";
+import { declaredErrors, type DeclaredError } from "../core/declared-errors";
+import { ErrorType } from "../core/errors";
+import type { ActionMiddleware } from "../core/middleware";
+import { isStreamingAction } from "../core/streaming";
+import { httpBodyErrors } from "../transports/http/declared-errors";
+import { actionsOf, type ActionSource } from "./action-source";
+import { documentRoute } from "./route-path";
+import { inputJsonSchema, outputJsonSchema, type JSONSchema } from "./json-schema";
+import { middlewareByAction } from "./security";
+import { takesBody } from "./operation";
+
+export interface ClientTypesOptions {
+  /** The middleware that runs around every action: their declared errors join every action's. */
+  globalMiddleware?: readonly ActionMiddleware[];
+}
+
+const HEADER = `/**
+ * The actions of this app as herald/client sees them: \`createClient<AppActions>({ url })\`.
+ * Written by \`herald generate client-types\` (and \`herald build\`) from the actions' inputs,
+ * outputs and declared errors: do not edit it, write it again.
+ */
+`;
+
+/**
+ * The type module of the app's actions for herald/client: plain types, computed here once, so an
+ * editor using the client never infers them from the server's code. Schemas become TypeScript by
+ * openapi-typescript, from the JSON Schemas the OpenAPI document uses (inputs on the input side,
+ * outputs and error values as JSON).
+ */
+export async function renderClientTypes(source: ActionSource, options: ClientTypesOptions = {}): Promise<string> {
+  const ownMiddleware = middlewareByAction(source);
+  const actions = actionsOf(source)
+    .filter((action) => servingTransports(action).some((transport) => transport === CONNECTION_TYPE.web || transport === CONNECTION_TYPE.websocket))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const schemas: Record<string, JSONSchema> = {};
+  const entries = actions.map((action) => {
+    const chain = [...(options.globalMiddleware ?? []), ...(ownMiddleware.get(action.name) ?? [])];
+    return actionEntry(action, chain, schemas);
+  });
+  const components = await schemaTypes(schemas);
+  return `${HEADER}\n${components}\nexport interface AppActions {\n${entries.join("\n")}\n}\n`;
+}
+
+function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[], schemas: Record<string, JSONSchema>): string {
+  const name = JSON.stringify(action.name);
+  const schema = (part: string, json: JSONSchema) => {
+    schemas[`${action.name}.${part}`] = json;
+    return `components["schemas"][${JSON.stringify(`${action.name}.${part}`)}]`;
+  };
+  const transports = servingTransports(action).filter((transport) => transport === CONNECTION_TYPE.web || transport === CONNECTION_TYPE.websocket);
+  const route = action.web && transports.includes(CONNECTION_TYPE.web) ? documentRoute(action.web.route) : undefined;
+  const method = action.web ? String(action.web.method).toUpperCase() : undefined;
+  const http = route && !("unlisted" in route) ? route.paths[0] : undefined;
+  const declared = declaredErrors(action, {
+    middleware: chain,
+    timeoutApplies: action.timeout !== 0,
+    transport: http && method && takesBody(method.toLowerCase()) ? [httpBodyErrors(action.inputs !== undefined)] : [],
+  });
+  const lines = [
+    `    params: ${action.inputs ? schema("params", inputJsonSchema(action.inputs)) : "Record<string, never>"};`,
+    `    outputs: ${action.outputs ? schema("outputs", outputJsonSchema(action.outputs)) : "unknown"};`,
+    `    errors:${errorUnion(declared, (type, json) => sharedSchema(type, json, schemas))};`,
+    `    transports: ${(http ? transports : transports.filter((transport) => transport !== CONNECTION_TYPE.web)).map((transport) => JSON.stringify(transport)).join(" | ")};`,
+  ];
+  if (http && method) lines.push(`    http: { method: ${JSON.stringify(method)}; route: ${JSON.stringify(http.template)} };`);
+  if (isStreamingAction(action)) lines.push("    streaming: true;");
+  const description = action.description ? `  /** ${action.description.replace(/\*\//g, "* /")} */\n` : "";
+  return `${description}  ${name}: {\n${lines.join("\n")}\n  };`;
+}
+
+/**
+ * An error value's schema, shared by every action that declares the same shape: the concurrent-call
+ * bound's 429, say, is one type however many actions may end with it. `error.<TYPE>` is the first
+ * shape of a type, `error.<TYPE>.2` the second, and so on.
+ */
+function sharedSchema(type: string, json: JSONSchema, schemas: Record<string, JSONSchema>): string {
+  const text = JSON.stringify(json);
+  let name = `error.${type}`;
+  for (let count = 2; schemas[name] && JSON.stringify(schemas[name]) !== text; count++) name = `error.${type}.${count}`;
+  schemas[name] = json;
+  return `components["schemas"][${JSON.stringify(name)}]`;
+}
+
+function errorUnion(declared: ReadonlyMap<string, DeclaredError>, schema: (type: string, json: JSONSchema) => string): string {
+  const members = [...declared.values()]
+    // Recorded in the server's log, never sent: the caller it would answer has left.
+    .filter((error) => error.type !== ErrorType.CONNECTION_CLIENT_GONE)
+    .sort((a, b) => (a.type < b.type ? -1 : 1))
+    .map((error) => {
+      const head = `type: ${JSON.stringify(error.type)}; status: ${error.status}`;
+      if (!error.values?.length) return `{ ${head}; value?: unknown }`;
+      const json: JSONSchema = error.values.length === 1 ? outputJsonSchema(error.values[0]!) : { anyOf: error.values.map((value) => outputJsonSchema(value)) };
+      return `{ ${head}; value: ${schema(error.type, json)} }`;
+    });
+  return members.length ? `\n      | ${members.join("\n      | ")}` : " never";
+}
+
+type OpenApiTypescriptModule = typeof import("openapi-typescript");
+/** The CommonJS build's exports: the converter is its `default`. */
+interface OpenApiTypescript {
+  default: OpenApiTypescriptModule;
+  astToString: OpenApiTypescriptModule["astToString"];
+}
+
+/** The `components` interface of the schemas, written by openapi-typescript. */
+async function schemaTypes(schemas: Record<string, JSONSchema>): Promise<string> {
+  // Loaded here only: generating types is a build step, never part of a boot.
+  const { default: openapiTS, astToString } = require("openapi-typescript") as OpenApiTypescript;
+  const document = { openapi: "3.1.0", info: { title: "client types", version: "0" }, paths: {}, components: { schemas } };
+  const ast = await openapiTS(document as never, { exportType: false, alphabetize: true, rootTypes: false, defaultNonNullable: false });
+  const text = astToString(ast);
+  // Only the schemas: the document has no paths, operations or webhooks to describe.
+  const start = text.indexOf("export interface components");
+  const end = text.indexOf("\n}\n", start);
+  return text.slice(start, end + 3);
+}

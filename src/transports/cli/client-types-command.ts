@@ -1,0 +1,22 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import type { HeraldServer } from "../../core/server";
+import { renderClientTypes } from "../../openapi/client-types";
+
+/** Where the client type module goes, relative to the app root, unless `--out` says otherwise. */
+export const CLIENT_TYPES_FILE = "herald-client.d.ts";
+
+export interface ClientTypesReport {
+  /** The module written, relative to the app root. */
+  file: string;
+  actions: number;
+}
+
+/** `herald generate client-types` and `herald build`: writes the type module herald/client is typed by. */
+export async function writeClientTypes(server: HeraldServer, out?: string): Promise<ClientTypesReport> {
+  const path = resolve(server.app.root, out ?? CLIENT_TYPES_FILE);
+  const text = await renderClientTypes(server.registry, { globalMiddleware: server.dispatcher.globalMiddleware });
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return { file: relative(server.app.root, path), actions: (text.match(/^ {2}"[^"]+": \{$/gm) ?? []).length };
+}

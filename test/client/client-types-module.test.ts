@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { herald } from "../support/cli";
+import { makeScratchDir, removeScratchDir, REPO_ROOT } from "../transports/cli/support";
+
+/**
+ * The type module herald/client is typed by, written by the real `herald` executable. The sample
+ * app's is committed (the client's type tests use it): it must be what the generator writes today.
+ */
+let scratch: string;
+beforeAll(() => {
+  scratch = makeScratchDir();
+});
+afterAll(() => removeScratchDir(scratch));
+
+test("herald generate client-types writes the sample app's module exactly as committed", async () => {
+  const out = join(scratch, "sample-app-client.d.ts");
+  const run = await herald(["generate", "client-types", "--out", out, "-q"], { cwd: REPO_ROOT });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(run.stdout).toBe(`wrote ${relative(join(REPO_ROOT, "sample-app"), out)}: the types of 9 action(s) for herald/client\n`);
+  const committed = readFileSync(join(REPO_ROOT, "sample-app/herald-client.d.ts"), "utf8");
+  // `herald generate client-types` at the repository's root writes sample-app/herald-client.d.ts again.
+  expect(readFileSync(out, "utf8")).toBe(committed);
+});
+
+test("the module lists the actions served over HTTP or WebSocket, each with its route, and none other", () => {
+  const module = readFileSync(join(REPO_ROOT, "sample-app/herald-client.d.ts"), "utf8");
+  const names = [...module.matchAll(/^ {2}"([^"]+)": \{$/gm)].map(([, name]) => name);
+  expect(names).toEqual(["message:create", "messages:list", "session:create", "session:destroy", "session:view", "status", "user:create", "user:edit", "user:view"]);
+  expect(module).toContain('http: { method: "GET"; route: "/user/{user}" };');
+  // Recorded in the server's log only: a client never receives it.
+  expect(module).not.toContain("CONNECTION_CLIENT_GONE");
+});
+
+test("herald generate without a name, for a generator that needs one, says so", async () => {
+  const run = await herald(["generate", "action", "-q"], { cwd: REPO_ROOT });
+  expect(run.code).toBe(1);
+  expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED", key: "name" });
+  expect(run.stderr).toContain("herald generate action needs a name, e.g. herald generate action todo:create");
+});
