@@ -6,6 +6,12 @@
 
 export interface components {
     schemas: {
+        "channel.messages": {
+            body: string;
+            id: number;
+            /** @description The author's name; null when no user matches */
+            user_name: string | null;
+        };
         /** @description The id no user has */
         "error.CONNECTION_NOT_FOUND": number;
         "error.CONNECTION_RATE_LIMITED": {
@@ -398,4 +404,9 @@ export interface AppActions {
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/user/{user}" };
   };
+}
+
+export interface AppChannels {
+  /** New messages as they are posted */
+  "messages": { message: components["schemas"]["channel.messages"]; presence: false };
 }

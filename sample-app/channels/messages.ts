@@ -1,4 +1,5 @@
 import { Channel } from "herald";
+import { zMessageListRow } from "../schemas/message";
 
 export const MESSAGES_CHANNEL = "messages";
 
@@ -9,4 +10,5 @@ export const MESSAGES_CHANNEL = "messages";
 export class MessagesChannel extends Channel {
   name = MESSAGES_CHANNEL;
   description = "New messages as they are posted";
+  message = zMessageListRow;
 }

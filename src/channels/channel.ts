@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Connection } from "../core/connection";
 
 /**
@@ -28,6 +29,12 @@ export interface ChannelDefinition {
    * (or the type of the TypedError thrown). Without it, any connection may subscribe.
    */
   authorize?(channel: string, connection: Connection): Promise<boolean | void> | boolean | void;
+  /**
+   * What is published on the channel, as a zod schema: herald/client types each subscriber's
+   * messages by it, and outside production (`CHECK_OUTPUTS`) `ChannelPublisher.publish` refuses a
+   * message it does not describe, with CONNECTION_SERVER_ERROR naming the first wrong path.
+   */
+  message?: z.ZodType;
   /**
    * Makes the channel a presence channel: who a subscriber is, for the join and leave events every
    * subscriber receives. Several connections with the same key (a user's tabs) are present once.

@@ -55,7 +55,7 @@ export class ChannelsInitializer implements Initializer {
       : container.resolve(PRESENCE_STORE_TOKEN);
     this.registry = new ChannelRegistry(container);
     const broker = new ChannelBroker(this.driver, logger);
-    this.publisher = new ChannelPublisher(this.driver);
+    this.publisher = new ChannelPublisher(this.driver, { channels: this.registry, checkMessages: config.checkOutputs });
     this.presence = new ChannelPresence(this.presenceStore, this.driver, { intervalMs: settings.presenceIntervalMs, logger });
     this.subscriptions = new ChannelSubscriptions(this.registry, broker, this.presence, { production: config.production, logger });
 

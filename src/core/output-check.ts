@@ -7,11 +7,15 @@ function pathText(path: readonly PropertyKey[]): string {
   return path.map((segment, index) => (typeof segment === "number" ? `[${segment}]` : `${index ? "." : ""}${String(segment)}`)).join("");
 }
 
-function mismatch(actionName: string, error: z.ZodError): TypedError {
+/** Where a zod error's first issue is and what it says: `at items[1].id: Expected number`. */
+export function firstIssue(error: z.ZodError): string {
   const first = error.issues[0]!;
-  const where = first.path.length ? `at ${pathText(first.path)}` : "as a whole";
+  return `${first.path.length ? `at ${pathText(first.path)}` : "as a whole"}: ${first.message}`;
+}
+
+function mismatch(actionName: string, error: z.ZodError): TypedError {
   return new TypedError({
-    message: `Action "${actionName}" returned a response its outputs do not describe, ${where}: ${first.message}`,
+    message: `Action "${actionName}" returned a response its outputs do not describe, ${firstIssue(error)}`,
     type: ErrorType.CONNECTION_ACTION_OUTPUT_VALIDATION,
     // Every issue goes to the request log with the cause; the caller learns only the first path.
     cause: error,
@@ -19,23 +23,32 @@ function mismatch(actionName: string, error: z.ZodError): TypedError {
 }
 
 /**
- * The error for a response that `outputs` do not describe, or undefined when they do. The
- * response itself is left as `run` returned it: the check tells, it does not change. A promise
- * only when a step of the schema can be async.
+ * The error `toError` makes of a value `schema` does not describe, or undefined when it does. The
+ * value itself is left as it is: the check tells, it does not change. A promise only when a step
+ * of the schema can be async.
  */
+export function schemaMismatch(
+  schema: z.ZodType,
+  value: unknown,
+  toError: (error: z.ZodError) => TypedError,
+): TypedError | undefined | Promise<TypedError | undefined> {
+  if (parsesSynchronously(schema)) {
+    try {
+      const parsed = schema.safeParse(value);
+      return parsed.success ? undefined : toError(parsed.error);
+    } catch (thrown) {
+      if (!(thrown instanceof z.core.$ZodAsyncError)) throw thrown;
+      markAsync(schema);
+    }
+  }
+  return schema.safeParseAsync(value).then((parsed) => (parsed.success ? undefined : toError(parsed.error)));
+}
+
+/** The error for a response that `outputs` do not describe, or undefined when they do. */
 export function outputMismatch(
   actionName: string,
   outputs: z.ZodType,
   response: unknown,
 ): TypedError | undefined | Promise<TypedError | undefined> {
-  if (parsesSynchronously(outputs)) {
-    try {
-      const parsed = outputs.safeParse(response);
-      return parsed.success ? undefined : mismatch(actionName, parsed.error);
-    } catch (thrown) {
-      if (!(thrown instanceof z.core.$ZodAsyncError)) throw thrown;
-      markAsync(outputs);
-    }
-  }
-  return outputs.safeParseAsync(response).then((parsed) => (parsed.success ? undefined : mismatch(actionName, parsed.error)));
+  return schemaMismatch(outputs, response, (error) => mismatch(actionName, error));
 }

@@ -1,3 +1,4 @@
+import type { ChannelDefinition } from "../channels/channel";
 import type { ActionDefinition } from "../core/action";
 import { servingTransports } from "../core/action-transports";
 import { CONNECTION_TYPE } from "../core/constants";
@@ -15,6 +16,8 @@ import { takesBody } from "./operation";
 export interface ClientTypesOptions {
   /** The middleware that runs around every action: their declared errors join every action's. */
   globalMiddleware?: readonly ActionMiddleware[];
+  /** The app's channels: those with a string name become `AppChannels`. */
+  channels?: readonly ChannelDefinition[];
 }
 
 const HEADER = `/**
@@ -40,8 +43,31 @@ export async function renderClientTypes(source: ActionSource, options: ClientTyp
     const chain = [...(options.globalMiddleware ?? []), ...(ownMiddleware.get(action.name) ?? [])];
     return actionEntry(action, chain, schemas);
   });
+  const channels = channelEntries(options.channels ?? [], schemas);
   const components = await schemaTypes(schemas);
-  return `${HEADER}\n${components}\nexport interface AppActions {\n${entries.join("\n")}\n}\n`;
+  return `${HEADER}\n${components}\nexport interface AppActions {\n${entries.join("\n")}\n}\n\nexport interface AppChannels {\n${channels.join("\n")}\n}\n`;
+}
+
+/**
+ * One entry a channel of one exact name: what is published on it (its `message` schema, as JSON;
+ * `unknown` without) and whether it reports presence. A RegExp family has no name to write.
+ */
+function channelEntries(channels: readonly ChannelDefinition[], schemas: Record<string, JSONSchema>): string[] {
+  return channels
+    .flatMap((channel) => (typeof channel.name === "string" ? [{ channel, name: channel.name }] : []))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ channel, name }) => {
+      let message = "unknown";
+      if (channel.message) {
+        schemas[`channel.${name}`] = outputJsonSchema(channel.message);
+        message = `components["schemas"][${JSON.stringify(`channel.${name}`)}]`;
+      }
+      return `${docComment(channel.description)}  ${JSON.stringify(name)}: { message: ${message}; presence: ${typeof channel.presenceKey === "function"} };`;
+    });
+}
+
+function docComment(text: string | undefined): string {
+  return text ? `  /** ${text.replace(/\*\//g, "* /")} */\n` : "";
 }
 
 function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[], schemas: Record<string, JSONSchema>): string {
@@ -67,8 +93,7 @@ function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[
   ];
   if (http && method) lines.push(`    http: { method: ${JSON.stringify(method)}; route: ${JSON.stringify(http.template)} };`);
   if (isStreamingAction(action)) lines.push("    streaming: true;");
-  const description = action.description ? `  /** ${action.description.replace(/\*\//g, "* /")} */\n` : "";
-  return `${description}  ${name}: {\n${lines.join("\n")}\n  };`;
+  return `${docComment(action.description)}  ${name}: {\n${lines.join("\n")}\n  };`;
 }
 
 /**

@@ -31,6 +31,7 @@ test("the module lists the actions served over HTTP or WebSocket, each with its 
   expect(module).toContain('http: { method: "GET"; route: "/user/{user}" };');
   // Recorded in the server's log only: a client never receives it.
   expect(module).not.toContain("CONNECTION_CLIENT_GONE");
+  expect(module).toContain('  "messages": { message: components["schemas"]["channel.messages"]; presence: false };');
 });
 
 test("herald generate without a name, for a generator that needs one, says so", async () => {

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
+import { isChannelLike } from "../../channels/channel";
 import type { HeraldServer } from "../../core/server";
 import { renderClientTypes } from "../../openapi/client-types";
 
@@ -15,7 +16,7 @@ export interface ClientTypesReport {
 /** `herald generate client-types` and `herald build`: writes the type module herald/client is typed by. */
 export async function writeClientTypes(server: HeraldServer, out?: string): Promise<ClientTypesReport> {
   const path = resolve(server.app.root, out ?? CLIENT_TYPES_FILE);
-  const text = await renderClientTypes(server.registry, { globalMiddleware: server.dispatcher.globalMiddleware });
+  const text = await renderClientTypes(server.registry, { globalMiddleware: server.dispatcher.globalMiddleware, channels: server.channels.filter(isChannelLike) });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return { file: relative(server.app.root, path), actions: (text.match(/^ {2}"[^"]+": \{$/gm) ?? []).length };
