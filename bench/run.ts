@@ -9,12 +9,13 @@ import { HERALD_CLI, nodeFlags, REPO_ROOT } from "./lib/subjects";
 import { svgChart } from "./lib/svg";
 import { bootScenario } from "./scenarios/boot";
 import { cliScenario } from "./scenarios/cli";
+import { clientScenario } from "./scenarios/client";
 import { httpScenario } from "./scenarios/http";
 import { memoryScenario } from "./scenarios/memory";
 import { tasksScenario } from "./scenarios/tasks";
 import { websocketScenario } from "./scenarios/websocket";
 
-const SCENARIOS: Scenario[] = [httpScenario, websocketScenario, tasksScenario, bootScenario, cliScenario, memoryScenario];
+const SCENARIOS: Scenario[] = [httpScenario, websocketScenario, tasksScenario, bootScenario, cliScenario, memoryScenario, clientScenario];
 
 /** Past this, the scenarios not yet started are skipped: the whole run stays under 10 minutes. */
 const BUDGET_SECONDS = { full: 540, smoke: 240 };

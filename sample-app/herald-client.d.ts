@@ -228,20 +228,7 @@ export interface AppActions {
   "message:create": {
     params: components["schemas"]["message:create.params"];
     outputs: components["schemas"]["message:create.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
-      | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+    errors: ErrorSet1;
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/message" };
   };
@@ -249,18 +236,7 @@ export interface AppActions {
   "messages:list": {
     params: components["schemas"]["messages:list.params"];
     outputs: components["schemas"]["messages:list.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+    errors: ErrorSet2;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/messages/list" };
   };
@@ -268,21 +244,7 @@ export interface AppActions {
   "session:create": {
     params: components["schemas"]["session:create.params"];
     outputs: components["schemas"]["session:create.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
-      | { type: "CONNECTION_SESSION_NOT_FOUND"; status: 401; value?: unknown }
-      | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+    errors: ErrorSet3;
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/session" };
   };
@@ -290,16 +252,7 @@ export interface AppActions {
   "session:destroy": {
     params: Record<string, never>;
     outputs: components["schemas"]["session:destroy.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+    errors: ErrorSet4;
     transports: "web" | "websocket";
     http: { method: "DELETE"; route: "/session" };
   };
@@ -307,19 +260,7 @@ export interface AppActions {
   "session:view": {
     params: components["schemas"]["session:view.params"];
     outputs: components["schemas"]["session:view.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+    errors: ErrorSet5;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/session" };
   };
@@ -327,16 +268,7 @@ export interface AppActions {
   "status": {
     params: Record<string, never>;
     outputs: components["schemas"]["status.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+    errors: ErrorSet4;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/status" };
   };
@@ -344,20 +276,7 @@ export interface AppActions {
   "user:create": {
     params: components["schemas"]["user:create.params"];
     outputs: components["schemas"]["user:create.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
-      | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+    errors: ErrorSet6;
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/user" };
   };
@@ -365,21 +284,7 @@ export interface AppActions {
   "user:edit": {
     params: components["schemas"]["user:edit.params"];
     outputs: components["schemas"]["user:edit.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
-      | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
-      | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+    errors: ErrorSet7;
     transports: "web" | "websocket";
     http: { method: "POST"; route: "/user" };
   };
@@ -387,20 +292,7 @@ export interface AppActions {
   "user:view": {
     params: components["schemas"]["user:view.params"];
     outputs: components["schemas"]["user:view.outputs"];
-    errors:
-      | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
-      | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-      | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-      | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
-      | { type: "CONNECTION_NOT_FOUND"; status: 404; value: components["schemas"]["error.CONNECTION_NOT_FOUND"] }
-      | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-      | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-      | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-      | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-      | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+    errors: ErrorSet8;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/user/{user}" };
   };
@@ -410,3 +302,118 @@ export interface AppChannels {
   /** New messages as they are posted */
   "messages": { message: components["schemas"]["channel.messages"]; presence: false };
 }
+
+export type ErrorSet1 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
+  | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+
+export type ErrorSet2 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+
+export type ErrorSet3 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
+  | { type: "CONNECTION_SESSION_NOT_FOUND"; status: 401; value?: unknown }
+  | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+
+export type ErrorSet4 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+
+export type ErrorSet5 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+
+export type ErrorSet6 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
+  | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+
+export type ErrorSet7 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
+  | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
+  | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
+
+export type ErrorSet8 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
+  | { type: "CONNECTION_NOT_FOUND"; status: 404; value: components["schemas"]["error.CONNECTION_NOT_FOUND"] }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };

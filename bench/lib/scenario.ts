@@ -7,6 +7,7 @@ export interface Settings {
   boot: { rounds: number; sizes: number[] };
   cli: { runs: number };
   memory: { rounds: number; connections: number };
+  client: { runs: number; actions: number };
 }
 
 /** `npm run bench`: under 10 minutes on 2 cores. */
@@ -17,6 +18,7 @@ export const FULL: Settings = {
   boot: { rounds: 3, sizes: [10, 100, 1000] },
   cli: { runs: 7 },
   memory: { rounds: 2, connections: 5000 },
+  client: { runs: 3, actions: 1000 },
 };
 
 /** `npm run bench:smoke`: every scenario end to end in seconds, to prove the harness works. */
@@ -27,6 +29,7 @@ export const SMOKE: Settings = {
   boot: { rounds: 1, sizes: [10] },
   cli: { runs: 1 },
   memory: { rounds: 1, connections: 50 },
+  client: { runs: 1, actions: 10 },
 };
 
 export interface ScenarioContext {

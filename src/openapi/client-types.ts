@@ -39,13 +39,15 @@ export async function renderClientTypes(source: ActionSource, options: ClientTyp
     .filter((action) => servingTransports(action).some((transport) => transport === CONNECTION_TYPE.web || transport === CONNECTION_TYPE.websocket))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const schemas: Record<string, JSONSchema> = {};
+  const errorSets = new Map<string, string>();
   const entries = actions.map((action) => {
     const chain = [...(options.globalMiddleware ?? []), ...(ownMiddleware.get(action.name) ?? [])];
-    return actionEntry(action, chain, schemas);
+    return actionEntry(action, chain, schemas, errorSets);
   });
   const channels = channelEntries(options.channels ?? [], schemas);
   const components = await schemaTypes(schemas);
-  return `${HEADER}\n${components}\nexport interface AppActions {\n${entries.join("\n")}\n}\n\nexport interface AppChannels {\n${channels.join("\n")}\n}\n`;
+  const sets = [...errorSets].map(([union, name]) => `export type ${name} =${union};`);
+  return `${HEADER}\n${components}\nexport interface AppActions {\n${entries.join("\n")}\n}\n\nexport interface AppChannels {\n${channels.join("\n")}\n}\n\n${sets.join("\n\n")}\n`;
 }
 
 /**
@@ -70,7 +72,11 @@ function docComment(text: string | undefined): string {
   return text ? `  /** ${text.replace(/\*\//g, "* /")} */\n` : "";
 }
 
-function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[], schemas: Record<string, JSONSchema>): string {
+/**
+ * Each action's errors name one of the error sets, written once each: most actions end with the
+ * same set, and a type written once is read once by the compiler.
+ */
+function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[], schemas: Record<string, JSONSchema>, errorSets: Map<string, string>): string {
   const name = JSON.stringify(action.name);
   const schema = (part: string, json: JSONSchema) => {
     schemas[`${action.name}.${part}`] = json;
@@ -88,7 +94,7 @@ function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[
   const lines = [
     `    params: ${action.inputs ? schema("params", inputJsonSchema(action.inputs)) : "Record<string, never>"};`,
     `    outputs: ${action.outputs ? schema("outputs", outputJsonSchema(action.outputs)) : "unknown"};`,
-    `    errors:${errorUnion(declared, (type, json) => sharedSchema(type, json, schemas))};`,
+    `    errors: ${errorSetName(errorUnion(declared, (type, json) => sharedSchema(type, json, schemas)), errorSets)};`,
     `    transports: ${(http ? transports : transports.filter((transport) => transport !== CONNECTION_TYPE.web)).map((transport) => JSON.stringify(transport)).join(" | ")};`,
   ];
   if (http && method) lines.push(`    http: { method: ${JSON.stringify(method)}; route: ${JSON.stringify(http.template)} };`);
@@ -109,6 +115,12 @@ function sharedSchema(type: string, json: JSONSchema, schemas: Record<string, JS
   return `components["schemas"][${JSON.stringify(name)}]`;
 }
 
+function errorSetName(union: string, errorSets: Map<string, string>): string {
+  let name = errorSets.get(union);
+  if (!name) errorSets.set(union, (name = `ErrorSet${errorSets.size + 1}`));
+  return name;
+}
+
 function errorUnion(declared: ReadonlyMap<string, DeclaredError>, schema: (type: string, json: JSONSchema) => string): string {
   const members = [...declared.values()]
     // Recorded in the server's log, never sent: the caller it would answer has left.
@@ -120,7 +132,7 @@ function errorUnion(declared: ReadonlyMap<string, DeclaredError>, schema: (type:
       const json: JSONSchema = error.values.length === 1 ? outputJsonSchema(error.values[0]!) : { anyOf: error.values.map((value) => outputJsonSchema(value)) };
       return `{ ${head}; value: ${schema(error.type, json)} }`;
     });
-  return members.length ? `\n      | ${members.join("\n      | ")}` : " never";
+  return members.length ? `\n  | ${members.join("\n  | ")}` : " never";
 }
 
 type OpenApiTypescriptModule = typeof import("openapi-typescript");

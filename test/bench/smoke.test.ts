@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { BenchReport } from "../../bench/lib/results";
 
 const REPO_ROOT = join(__dirname, "../..");
-const SCENARIOS = ["http", "websocket", "tasks", "boot", "cli", "memory"];
+const SCENARIOS = ["http", "websocket", "tasks", "boot", "cli", "memory", "client"];
 
 interface Run {
   code: number;
@@ -56,6 +56,7 @@ describe("the benchmark harness, in smoke mode", () => {
       boot: ["boot-10"],
       cli: ["help", "status", "node"],
       memory: ["herald", "ws"],
+      client: ["generate", "tsc-client", "tsc-baseline"],
     });
     for (const scenario of report.scenarios) {
       for (const row of scenario.rows) {
