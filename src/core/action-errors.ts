@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { busyRetry, tooManyInFlight } from "./declared-errors";
 import type { ErrorType } from "./errors";
 
 /** `"CONNECTION_CONFLICT"` → `ErrorType.CONNECTION_CONFLICT`. */
@@ -45,8 +46,8 @@ export type HeraldError =
         | ErrorType.CONNECTION_SERVICE_UNAVAILABLE;
       value?: unknown;
     }
-  | { type: ErrorType.CONNECTION_RATE_LIMITED; value: { limit: number; retryAfter: number } }
-  | { type: ErrorType.CONNECTION_SERVICE_BUSY; value: { retryAfter: number } };
+  | { type: ErrorType.CONNECTION_RATE_LIMITED; value: z.output<typeof tooManyInFlight> }
+  | { type: ErrorType.CONNECTION_SERVICE_BUSY; value: z.output<typeof busyRetry> };
 
 /**
  * The errors a call of the action may end with, as a union narrowed by `type`: what the action

@@ -29,7 +29,10 @@ export interface DeclaredErrorsOptions {
 const retryAfter = z.number().int().describe("Whole seconds to wait before retrying, as the Retry-After header says.");
 
 /** The concurrent-call bound's refusal (core/concurrent-calls.ts). */
-const tooManyInFlight = z.object({ limit: z.number().int(), retryAfter });
+export const tooManyInFlight = z.object({ limit: z.number().int(), retryAfter });
+
+/** A busy server's refusal: how long to wait. */
+export const busyRetry = z.object({ retryAfter });
 
 /** What the dispatcher itself may end any call with, whatever the action. */
 const EVERY_CALL: ErrorDeclarations = {
@@ -39,7 +42,7 @@ const EVERY_CALL: ErrorDeclarations = {
   [ErrorType.CONNECTION_ACTION_RUN]: true,
   [ErrorType.CONNECTION_SERVER_ERROR]: true,
   [ErrorType.CONNECTION_SERVICE_UNAVAILABLE]: true,
-  [ErrorType.CONNECTION_SERVICE_BUSY]: z.object({ retryAfter }),
+  [ErrorType.CONNECTION_SERVICE_BUSY]: busyRetry,
   [ErrorType.CONNECTION_CLIENT_GONE]: true,
 };
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ErrorType, TypedError } from "./errors";
-import { markAsync, parsesSynchronously } from "./sync-parse";
+import { safeParseEither } from "./sync-parse";
 
 /** A zod path as a reader writes it: `messages[0].author.id`. */
 function pathText(path: readonly PropertyKey[]): string {
@@ -32,16 +32,9 @@ export function schemaMismatch(
   value: unknown,
   toError: (error: z.ZodError) => TypedError,
 ): TypedError | undefined | Promise<TypedError | undefined> {
-  if (parsesSynchronously(schema)) {
-    try {
-      const parsed = schema.safeParse(value);
-      return parsed.success ? undefined : toError(parsed.error);
-    } catch (thrown) {
-      if (!(thrown instanceof z.core.$ZodAsyncError)) throw thrown;
-      markAsync(schema);
-    }
-  }
-  return schema.safeParseAsync(value).then((parsed) => (parsed.success ? undefined : toError(parsed.error)));
+  const verdict = (parsed: z.ZodSafeParseResult<unknown>) => (parsed.success ? undefined : toError(parsed.error));
+  const parsed = safeParseEither(schema, value);
+  return parsed instanceof Promise ? parsed.then(verdict) : verdict(parsed);
 }
 
 /** The error for a response that `outputs` do not describe, or undefined when they do. */

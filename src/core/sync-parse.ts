@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { checkDefOf, defOf } from "./zod-internals";
 
 /** Types that call no function of the app's while parsing. */
@@ -59,6 +59,23 @@ export function parsesSynchronously(schema: z.ZodType): boolean {
 /** Marks a schema that a sync parse found async after all, so it is parsed async from now on. */
 export function markAsync(schema: z.ZodType): void {
   verdicts.set(schema, false);
+}
+
+/**
+ * zod's parse result of `value`: by the sync `safeParse` when `parsesSynchronously` says it may,
+ * a promise of it otherwise. A schema a sync parse finds async after all (a step the walk missed)
+ * is parsed async, now and from then on.
+ */
+export function safeParseEither(schema: z.ZodType, value: unknown): z.ZodSafeParseResult<unknown> | Promise<z.ZodSafeParseResult<unknown>> {
+  if (parsesSynchronously(schema)) {
+    try {
+      return schema.safeParse(value);
+    } catch (thrown) {
+      if (!(thrown instanceof z.core.$ZodAsyncError)) throw thrown;
+      markAsync(schema);
+    }
+  }
+  return schema.safeParseAsync(value);
 }
 
 function walk(root: z.ZodType): boolean {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isSecretPath } from "./secret";
 import { ErrorIssue, ErrorType, TypedError } from "./errors";
 import { assertParamsBounds } from "./params-bounds";
-import { markAsync, parsesSynchronously } from "./sync-parse";
+import { safeParseEither } from "./sync-parse";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let current = input;
@@ -45,16 +45,8 @@ type Params = Record<string, unknown>;
 export function parseParams(schema: z.ZodType | undefined, input: unknown): Params | Promise<Params> {
   const raw = input ?? {};
   if (!schema) return raw as Params;
-  if (parsesSynchronously(schema)) {
-    try {
-      return outcome(schema, schema.safeParse(raw), raw);
-    } catch (thrown) {
-      // Only if the schema walk missed an async step: parse async, as every call of it will from now on.
-      if (!(thrown instanceof z.core.$ZodAsyncError)) throw thrown;
-      markAsync(schema);
-    }
-  }
-  return schema.safeParseAsync(raw).then((parsed) => outcome(schema, parsed, raw));
+  const parsed = safeParseEither(schema, raw);
+  return parsed instanceof Promise ? parsed.then((settled) => outcome(schema, settled, raw)) : outcome(schema, parsed, raw);
 }
 
 /**

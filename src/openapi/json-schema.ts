@@ -9,61 +9,54 @@ export type JSONSchema = z.core.JSONSchema.JSONSchema;
 
 type ConversionContext = Parameters<NonNullable<z.core.ToJSONSchemaParams["override"]>>[0];
 
+/** Which way a schema's values travel: sent by a client (inputs), or received by it (outputs, error values). */
+type Side = "sent" | "received";
+
 /**
- * Schemas already converted (or read from the cache), by the `inputs` they describe: the OpenAPI
- * document and the MCP catalog describe the same inputs, and converting is a large part of a boot.
- * Callers copy before they change a schema.
+ * Schemas already converted (or read from the cache), by side and by the schema they describe:
+ * the OpenAPI document, the MCP catalog and the client types describe the same schemas, and
+ * converting is a large part of a boot. Callers copy before they change a schema.
  */
-const converted = new WeakMap<z.ZodType, JSONSchema>();
+const converted: Record<Side, WeakMap<z.ZodType, JSONSchema>> = { sent: new WeakMap(), received: new WeakMap() };
+
+/** One conversion by zod's own converter; both sides read the schema's input side, since JSON carries what is parsed. */
+function convert(schema: z.ZodType, side: Side): JSONSchema {
+  let json = converted[side].get(schema);
+  if (!json) {
+    const { $schema: _dialect, ...written } = z.toJSONSchema(schema, {
+      io: "input",
+      unrepresentable: "any",
+      override: side === "sent" ? describeForClients : describeReceived,
+    });
+    json = written;
+    converted[side].set(schema, json);
+  }
+  return json;
+}
 
 /**
  * The JSON Schema of what a client may send for `inputs`: the input side of transforms, coercions
  * and defaults, since that is what arrives on the wire.
  */
 export function inputJsonSchema(inputs: z.ZodType): JSONSchema {
-  let schema = converted.get(inputs);
-  if (!schema) {
-    schema = convertInputs(inputs);
-    converted.set(inputs, schema);
-  }
-  return schema;
+  return convert(inputs, "sent");
 }
 
 /** Schemas read from the OpenAPI cache, keyed by action name, for `inputJsonSchema` to return as they are. */
 export function rememberInputJsonSchemas(source: ActionSource, schemas: Record<string, JSONSchema>): void {
   for (const action of actionsOf(source)) {
     const schema = schemas[action.name];
-    if (action.inputs && schema && !converted.has(action.inputs)) converted.set(action.inputs, schema);
+    if (action.inputs && schema && !converted.sent.has(action.inputs)) converted.sent.set(action.inputs, schema);
   }
 }
-
-function convertInputs(inputs: z.ZodType): JSONSchema {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(inputs, {
-    io: "input",
-    unrepresentable: "any",
-    override: describeForClients,
-  });
-  return schema;
-}
-
-const convertedOutputs = new WeakMap<z.ZodType, JSONSchema>();
 
 /**
  * The JSON Schema of what a client receives for `outputs`: the JSON of what `run` returns, so the
- * input side of the schema, with a date as its ISO text, as Herald's encoder writes it. Internal fields are left out, and a secret's examples and defaults too.
+ * input side of the schema, with a date as its ISO text, as Herald's encoder writes it. Internal
+ * fields are left out, and a secret's examples and defaults too.
  */
 export function outputJsonSchema(outputs: z.ZodType): JSONSchema {
-  let schema = convertedOutputs.get(outputs);
-  if (!schema) {
-    const { $schema: _dialect, ...converted } = z.toJSONSchema(outputs, {
-      io: "input",
-      unrepresentable: "any",
-      override: describeReceived,
-    });
-    schema = converted;
-    convertedOutputs.set(outputs, schema);
-  }
-  return schema;
+  return convert(outputs, "received");
 }
 
 function describeReceived(context: ConversionContext): void {
