@@ -22,10 +22,21 @@ export interface ClientActionShape {
   transports: string;
   /** Its HTTP method and route, when it is served over HTTP. */
   http?: { method: string; route: string };
+  /** Present on a streaming action, whose `outputs` describe each value it yields. */
+  streaming?: true;
 }
 
 /** What `createClient` takes as its type argument: the generated `AppActions`. */
 export type ClientActions<A> = { [N in keyof A]: ClientActionShape };
+
+/** One channel, as a client sees it: what is published on it, and whether it reports presence. */
+export interface ClientChannelShape {
+  message: unknown;
+  presence: boolean;
+}
+
+/** What `createClient` takes as its second type argument: the generated `AppChannels`. */
+export type ClientChannels<C> = { [N in keyof C]: ClientChannelShape };
 
 /** The names of the actions the client may call over HTTP. */
 export type HttpActionName<A extends ClientActions<A>> = {
@@ -36,6 +47,11 @@ export type HttpActionName<A extends ClientActions<A>> = {
 export type SocketActionName<A extends ClientActions<A>> = {
   [N in keyof A & string]: "websocket" extends A[N]["transports"] ? N : never;
 }[keyof A & string];
+
+/** The names of the streaming actions the client may call over WebSocket, one value at a time. */
+export type StreamingActionName<A extends ClientActions<A>> = {
+  [N in SocketActionName<A>]: A[N] extends { streaming: true } ? N : never;
+}[SocketActionName<A>];
 
 /** The params argument: optional when every param is. */
 export type ParamsArgument<P, Options> = {} extends P ? [params?: P, options?: Options] : [params: P, options?: Options];

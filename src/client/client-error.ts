@@ -30,11 +30,13 @@ export class HeraldClientError extends Error {
   readonly issues: ClientErrorIssue[] | undefined;
 
   constructor(
-    /** The action called. */
+    /** The action called; `""` for an error of a channel's subscription, or one the socket answered no call with. */
     readonly action: string,
     /** The HTTP status, or the status the error type maps to when it came over WebSocket. */
     readonly status: number,
     body: ClientErrorBody,
+    /** The channel whose subscription failed, for a socket's `subscribe`. */
+    readonly channel?: string,
   ) {
     super(body.message);
     this.type = body.type;

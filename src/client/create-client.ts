@@ -1,7 +1,9 @@
-import type { ClientActions, HttpActionName, ParamsArgument } from "./action-types";
+import type { ClientActions, ClientChannels, HttpActionName, ParamsArgument } from "./action-types";
 import { errorBodyOf, HeraldClientError, type TypedClientError } from "./client-error";
 import { planHttpRequest, type ClientRoute } from "./http-request";
 import { SessionCookies } from "./session-cookies";
+import { openSocket, type HeraldSocket, type SocketOptions } from "./socket-client";
+import { socketUrl } from "./socket-url";
 
 export interface ClientOptions {
   /** The server's origin, such as `http://127.0.0.1:8080`; `""` in a page served by the app itself. */
@@ -14,6 +16,8 @@ export interface ClientOptions {
   credentials?: RequestCredentials;
   /** The fetch to call; default the global one. */
   fetch?: typeof fetch;
+  /** The WebSocket constructor `socket()` opens with; default the global one (browsers, Node.js 22+). */
+  WebSocket?: typeof WebSocket;
 }
 
 export interface CallOptions {
@@ -23,7 +27,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export interface HeraldClient<A extends ClientActions<A>> {
+export interface HeraldClient<A extends ClientActions<A>, C extends ClientChannels<C> = {}> {
   /**
    * Calls an action over HTTP, at its route and with its method, and resolves with what it
    * returned. An error the server answers rejects as a HeraldClientError; a failure to reach the
@@ -34,6 +38,12 @@ export interface HeraldClient<A extends ClientActions<A>> {
   errorOf<N extends keyof A & string>(name: N, error: unknown): TypedClientError<A[N]["errors"]> | undefined;
   /** Forgets the session cookies this client kept (outside a browser). */
   forgetSession(): void;
+  /**
+   * Opens a socket to the app's WebSocket endpoint: the same typed calls, streams and channel
+   * subscriptions, reconnecting when the connection drops. Outside a browser it sends the
+   * session cookie this client kept, so a sign-in over HTTP holds on the socket.
+   */
+  socket(options?: SocketOptions): HeraldSocket<A, C>;
 }
 
 interface RoutesDocument {
@@ -43,10 +53,11 @@ interface RoutesDocument {
 
 /**
  * A client of a Herald app, typed by the module `herald generate client-types` writes:
- * `createClient<AppActions>({ url })`. It fetches the app's routes (`<prefix>/routes.json`) at its
+ * `createClient<AppActions, AppChannels>({ url })` (`AppChannels` types the socket's channel
+ * messages; without it they are `unknown`). It fetches the app's routes (`<prefix>/routes.json`) at its
  * first call, and keeps the session cookie outside a browser.
  */
-export function createClient<A extends ClientActions<A>>(options: ClientOptions): HeraldClient<A> {
+export function createClient<A extends ClientActions<A>, C extends ClientChannels<C> = {}>(options: ClientOptions): HeraldClient<A, C> {
   const origin = options.url.replace(/\/+$/, "");
   const prefix = normalizePrefix(options.prefix ?? "/api");
   const send = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -99,9 +110,22 @@ export function createClient<A extends ClientActions<A>>(options: ClientOptions)
   }
 
   return {
-    call: call as HeraldClient<A>["call"],
+    call: call as HeraldClient<A, C>["call"],
     errorOf: (name, error) => (error instanceof HeraldClientError && error.action === name ? (error as never) : undefined),
     forgetSession: () => cookies.clear(),
+    socket: (socketOptions = {}) => {
+      const url = socketUrl(origin, socketOptions.path ?? "/ws");
+      const WebSocketClass = options.WebSocket ?? globalThis.WebSocket;
+      if (!WebSocketClass) throw new TypeError("herald/client: this runtime has no global WebSocket; pass one as createClient({ WebSocket })");
+      const connect = () => {
+        // Read at each connection, so that a reconnection carries the latest sign-in's session.
+        const cookie = cookies.header();
+        // Only outside a browser is a cookie kept here, and only there does WebSocket take
+        // headers (Node.js's, the ws package's): an object in place of the protocols.
+        return cookie ? new WebSocketClass(url, { headers: { cookie } } as never) : new WebSocketClass(url);
+      };
+      return openSocket<A, C>(connect, socketOptions.reconnect);
+    },
   };
 }
 

@@ -6,4 +6,16 @@ export { createClient } from "./create-client";
 export type { CallOptions, ClientOptions, HeraldClient } from "./create-client";
 export { HeraldClientError } from "./client-error";
 export type { ClientErrorBody, ClientErrorIssue, TypedClientError } from "./client-error";
-export type { ClientActionShape, ClientActions, ClientErrorShape, HttpActionName, SocketActionName } from "./action-types";
+export type {
+  ClientActionShape,
+  ClientActions,
+  ClientChannelShape,
+  ClientChannels,
+  ClientErrorShape,
+  HttpActionName,
+  SocketActionName,
+  StreamingActionName,
+} from "./action-types";
+export { SocketClosedError } from "./socket-closed-error";
+export type { HeraldSocket, SocketCallOptions, SocketCallResult, SocketEvents, SocketOptions } from "./socket-client";
+export type { ReconnectOptions } from "./reconnect-delay";

@@ -73,10 +73,12 @@ const surface = {
     types: ["TestServerOptions", "WaitForOptions"],
   },
   "herald/client": {
-    values: ["createClient", "HeraldClientError"],
+    values: ["createClient", "HeraldClientError", "SocketClosedError"],
     types: [
       "CallOptions", "ClientOptions", "HeraldClient", "ClientErrorBody", "ClientErrorIssue", "TypedClientError",
-      "ClientActionShape", "ClientActions", "ClientErrorShape", "HttpActionName", "SocketActionName",
+      "ClientActionShape", "ClientActions", "ClientChannelShape", "ClientChannels", "ClientErrorShape", "HttpActionName",
+      "SocketActionName", "StreamingActionName",
+      "HeraldSocket", "SocketOptions", "ReconnectOptions", "SocketCallOptions", "SocketCallResult", "SocketEvents",
     ],
   },
 };

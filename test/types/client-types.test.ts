@@ -4,9 +4,16 @@
  * when a wrong use stops being refused. Nothing here is sent: the calls are only type-checked.
  */
 import { createClient } from "herald/client";
-import type { AppActions } from "../../sample-app/herald-client";
+import type { AppActions, AppChannels } from "../../sample-app/herald-client";
 
 const client = createClient<AppActions>({ url: "http://127.0.0.1:8080" });
+
+/** The sample app's actions, with one served over HTTP only and one streaming, as the generator writes them. */
+type MoreActions = AppActions & {
+  "report:export": { params: { year: number }; outputs: { url: string }; errors: never; transports: "web"; http: { method: "POST"; route: "/report" } };
+  "ticks:count": { params: { count?: number }; outputs: { tick: number }; errors: never; transports: "web" | "websocket"; streaming: true };
+};
+const more = createClient<MoreActions>({ url: "http://127.0.0.1:8080" });
 
 async function rightUses(): Promise<string[]> {
   const { user } = await client.call("user:create", { name: "Ada", email: "ada@example.com", password: "analytical engine" });
@@ -39,6 +46,64 @@ async function wrongUses(): Promise<void> {
   void wrongUse;
 }
 
+async function rightSocketUses(): Promise<string[]> {
+  const socket = client.socket({ path: "/ws", reconnect: { initialDelayMs: 50, maxDelayMs: 1000 } });
+  await socket.opened();
+  const { user } = await socket.call("user:create", { name: "Ada", email: "ada@example.com", password: "analytical engine" });
+  const id: number = user.id;
+  const page = await socket.call("messages:list", {}, { signal: AbortSignal.timeout(1000) });
+  const total: number = page.pagination.total;
+  // A channel's messages are what the caller says they are; presence and events are typed.
+  const unsubscribe = await socket.subscribe<{ body: string }>("messages", (message) => console.log(message.body.length));
+  await unsubscribe();
+  socket.onPresence("room:1", (event: "join" | "leave", key: string) => console.log(event, key));
+  socket.on("close", (code: number, reason: string) => console.log(code, reason));
+  socket.on("reconnecting", (attempt: number, delayMs: number) => console.log(attempt, delayMs));
+  socket.on("error", (error) => console.log(client.errorOf("user:create", error)?.type));
+
+  // With AppChannels, a channel it lists has its messages typed by the channel's schema.
+  const typed = createClient<AppActions, AppChannels>({ url: "" }).socket();
+  await typed.subscribe("messages", (message) => console.log(message.body.length, message.user_name?.length, message.id + 1));
+  await typed.subscribe<{ text: string }>("room:1", (message) => console.log(message.text.length));
+  await typed.subscribe("room:1", (message: unknown) => console.log(message));
+
+  const moreSocket = more.socket();
+  let ticks = 0;
+  for await (const value of moreSocket.stream("ticks:count", { count: 3 })) ticks += value.tick;
+  // Called rather than streamed, a streaming action answers null.
+  const answer: null = await moreSocket.call("ticks:count");
+  const report = await more.call("report:export", { year: 2025 });
+  return [String(id), String(total), String(ticks), String(answer), report.url];
+}
+
+async function wrongSocketUses(): Promise<void> {
+  const socket = client.socket();
+  // @ts-expect-error a param of the wrong type
+  await socket.call("messages:list", { limit: "5" });
+  // @ts-expect-error user:create takes params: they cannot be left out
+  await socket.call("user:create");
+  // @ts-expect-error no such action
+  await socket.call("user:delete", {});
+  // @ts-expect-error messages:cleanup is served by tasks and the CLI only
+  await socket.call("messages:cleanup", {});
+  // @ts-expect-error report:export is served over HTTP only, not over WebSocket
+  await more.socket().call("report:export", { year: 2025 });
+  // @ts-expect-error user:create does not stream
+  more.socket().stream("user:create", { name: "Ada", email: "ada@example.com", password: "analytical engine" });
+  // @ts-expect-error a call option the socket does not take: headers go with the upgrade only
+  await socket.call("status", {}, { headers: { "x-request-id": "1" } });
+  // @ts-expect-error a channel message is unknown without a type argument
+  await socket.subscribe("messages", (message) => message.body);
+  // @ts-expect-error the messages channel's rows have no title
+  await createClient<AppActions, AppChannels>({ url: "" }).socket().subscribe("messages", (message) => message.title);
+  // @ts-expect-error a channel AppChannels does not list gives unknown, without a type argument
+  await createClient<AppActions, AppChannels>({ url: "" }).socket().subscribe("room:1", (message) => message.text);
+  // @ts-expect-error no such event
+  socket.on("message", () => undefined);
+  // @ts-expect-error presence events are join and leave
+  socket.onPresence("room:1", (event) => event === "update");
+}
+
 function describeError(error: unknown): string {
   const typed = client.errorOf("user:create", error);
   if (!typed) return "not a user:create error";
@@ -69,6 +134,8 @@ function statusOfConflict(error: unknown): 409 | undefined {
 test("the type-level uses above compile (tsc --noEmit checks them); at run time errorOf sees only a call's errors", () => {
   expect(typeof rightUses).toBe("function");
   expect(typeof wrongUses).toBe("function");
+  expect(typeof rightSocketUses).toBe("function");
+  expect(typeof wrongSocketUses).toBe("function");
   expect(describeError(new Error("plain"))).toBe("not a user:create error");
   expect(statusOfConflict(new Error("plain"))).toBeUndefined();
 });
