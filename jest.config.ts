@@ -12,6 +12,8 @@ const config: Config = {
     "^herald$": "<rootDir>/src/index.ts",
     "^herald/testing$": "<rootDir>/src/testing/index.ts",
     "^herald/client$": "<rootDir>/src/client/index.ts",
+    // herald/client's modules import each other as "./name.js", as browsers load its ES build.
+    "^(\\./.*)\\.js$": "$1",
   },
   setupFiles: ["reflect-metadata"],
   globalSetup: "<rootDir>/test/support/global-setup.ts",

@@ -49,11 +49,11 @@ function tsconfig(file: string): string {
   return `${JSON.stringify({ compilerOptions, files: [file] }, null, 2)}\n`;
 }
 
-/** herald/client's modules, minified by SWC and gzipped together: what a page downloads. */
+/** herald/client's browser modules, minified by SWC and gzipped together: what a page downloads. */
 async function clientBytes(): Promise<{ minified: number; gzipped: number }> {
-  const folder = join(REPO_ROOT, "dist/client");
+  const folder = join(REPO_ROOT, "dist/client/esm");
   const files = readdirSync(folder).filter((file) => file.endsWith(".js"));
-  const minified = await Promise.all(files.map(async (file) => (await minify(readFileSync(join(folder, file), "utf8"), { compress: true, mangle: true })).code));
+  const minified = await Promise.all(files.map(async (file) => (await minify(readFileSync(join(folder, file), "utf8"), { compress: true, mangle: true, module: true })).code));
   const joined = minified.join("\n");
   return { minified: Buffer.byteLength(joined), gzipped: gzipSync(joined, { level: 9 }).length };
 }

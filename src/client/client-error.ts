@@ -1,4 +1,4 @@
-import type { ClientErrorShape } from "./action-types";
+import type { ClientErrorShape } from "./action-types.js";
 
 /** One problem of a validation error, as the server's error body lists it. */
 export interface ClientErrorIssue {

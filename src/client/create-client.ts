@@ -1,9 +1,9 @@
-import type { ClientActions, ClientChannels, HttpActionName, ParamsArgument } from "./action-types";
-import { errorBodyOf, HeraldClientError, type TypedClientError } from "./client-error";
-import { planHttpRequest, type ClientRoute } from "./http-request";
-import { SessionCookies } from "./session-cookies";
-import { openSocket, type HeraldSocket, type SocketOptions } from "./socket-client";
-import { socketUrl } from "./socket-url";
+import type { ClientActions, ClientChannels, HttpActionName, ParamsArgument } from "./action-types.js";
+import { errorBodyOf, HeraldClientError, type TypedClientError } from "./client-error.js";
+import { planHttpRequest, type ClientRoute } from "./http-request.js";
+import { SessionCookies } from "./session-cookies.js";
+import { openSocket, type HeraldSocket, type SocketOptions } from "./socket-client.js";
+import { socketUrl } from "./socket-url.js";
 
 export interface ClientOptions {
   /** The server's origin, such as `http://127.0.0.1:8080`; `""` in a page served by the app itself. */

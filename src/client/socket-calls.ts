@@ -1,4 +1,4 @@
-import type { ServerMessage } from "./socket-messages";
+import type { ServerMessage } from "./socket-messages.js";
 
 interface Waiting {
   chunk: ((value: unknown) => void) | undefined;

@@ -1,13 +1,13 @@
-import type { ClientActions, ClientActionShape, ClientChannels, ParamsArgument, SocketActionName, StreamingActionName } from "./action-types";
-import { ChunkQueue } from "./chunk-queue";
-import { errorBodyOf, HeraldClientError, type ClientErrorBody } from "./client-error";
-import { statusOfErrorType } from "./error-statuses";
-import { Listeners } from "./listeners";
-import type { ReconnectOptions } from "./reconnect-delay";
-import { SocketCalls } from "./socket-calls";
-import { SocketClosedError } from "./socket-closed-error";
-import { ReconnectingConnection } from "./socket-connection";
-import { readServerMessage, type ClientMessage, type ServerMessage } from "./socket-messages";
+import type { ClientActions, ClientActionShape, ClientChannels, ParamsArgument, SocketActionName, StreamingActionName } from "./action-types.js";
+import { ChunkQueue } from "./chunk-queue.js";
+import { errorBodyOf, HeraldClientError, type ClientErrorBody } from "./client-error.js";
+import { statusOfErrorType } from "./error-statuses.js";
+import { Listeners } from "./listeners.js";
+import type { ReconnectOptions } from "./reconnect-delay.js";
+import { SocketCalls } from "./socket-calls.js";
+import { SocketClosedError } from "./socket-closed-error.js";
+import { ReconnectingConnection } from "./socket-connection.js";
+import { readServerMessage, type ClientMessage, type ServerMessage } from "./socket-messages.js";
 
 export interface SocketOptions {
   /** The server's WebSocket path (`WS_PATH`); default `/ws`. */
@@ -22,7 +22,11 @@ export interface SocketCallOptions {
 }
 
 export interface SocketEvents {
-  /** Connected: the first time, and again after each reconnection, once the subscriptions are asked for again. */
+  /**
+   * Connected: the first time, and again after each reconnection once the server has answered the
+   * renewal of every subscription, so what is published from then on arrives (a page reloads what
+   * it missed meanwhile here).
+   */
   open: () => void;
   /** An open connection closed; the calls in flight on it rejected with SocketClosedError. */
   close: (code: number, reason: string) => void;
@@ -76,11 +80,13 @@ export function openSocket<A extends ClientActions<A>, C extends ClientChannels<
     connect,
     {
       open(again) {
-        // The server forgot the old connection's subscriptions: ask for each again.
-        if (again) for (const channel of channels.keys()) void renew(channel);
         for (const waiting of waitingForOpen) waiting.resolve();
         waitingForOpen.clear();
-        events.emit("open");
+        if (!again) return events.emit("open");
+        // The server forgot the old connection's subscriptions: ask for each again.
+        void Promise.all([...channels.keys()].map(renew)).then(() => {
+          if (connection.isOpen) events.emit("open");
+        });
       },
       message(data) {
         const message = readServerMessage(data);

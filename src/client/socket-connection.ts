@@ -1,5 +1,5 @@
-import { reconnectDelay, type ReconnectOptions } from "./reconnect-delay";
-import { SocketClosedError } from "./socket-closed-error";
+import { reconnectDelay, type ReconnectOptions } from "./reconnect-delay.js";
+import { SocketClosedError } from "./socket-closed-error.js";
 
 /** What the connection tells its owner. */
 export interface ConnectionHandlers {

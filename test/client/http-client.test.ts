@@ -99,3 +99,13 @@ test("headers of the client and of one call are sent", async () => {
   await client.call("status");
   expect(seen.at(-1)!.get("x-request-id")).toBe("from-client");
 });
+
+test("the server serves herald/client's browser modules at /herald/client/, revalidated on each load", async () => {
+  const response = await fetch(`${serverUrl()}/herald/client/index.js`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^(text|application)\/javascript/);
+  expect(response.headers.get("cache-control")).toBe("public, max-age=0");
+  expect(await response.text()).toContain('export { createClient } from "./create-client.js";');
+  expect((await fetch(`${serverUrl()}/herald/client/create-client.js`)).status).toBe(200);
+  expect((await fetch(`${serverUrl()}/herald/client/missing.js`)).status).toBe(404);
+});

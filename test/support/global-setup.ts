@@ -8,13 +8,16 @@ import { join } from "node:path";
  */
 export default function globalSetup(): void {
   const root = join(__dirname, "../..");
-  try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(root, "src")], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  } catch (error) {
-    const output = String((error as { stdout?: Buffer }).stdout ?? "");
-    process.stderr.write(`\nBuilding dist/ reported type errors (the build was still written):\n${output}\n`);
+  // The package, then herald/client's browser modules, as `npm run build` does.
+  for (const project of [join(root, "src"), join(root, "src/client/tsconfig.esm.json")]) {
+    try {
+      execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", project], {
+        cwd: root,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (error) {
+      const output = String((error as { stdout?: Buffer }).stdout ?? "");
+      process.stderr.write(`\nBuilding ${project} reported type errors (the build was still written):\n${output}\n`);
+    }
   }
 }

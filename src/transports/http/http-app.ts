@@ -20,6 +20,7 @@ import { sendError } from "./response-writer";
 import { securityHeaders } from "./security-headers";
 import type { HttpSettings } from "./settings";
 import { staticFiles } from "./static-files";
+import { CLIENT_MODULE_PATH, clientModuleFolder } from "./client-module";
 
 /**
  * What every request gets first, as one middleware: tracking for shutdown, its id, the security
@@ -40,8 +41,8 @@ function everyRequest(tracker: RequestTracker, origin: RequestOrigin, production
 /**
  * The Express application of the web transport, in order: request id and security headers,
  * CORS (when origins are configured), mounts (each with its cross-site check), the cross-site
- * refusal of what else falls beneath the API prefix, actions beneath it, static files
- * (compressed), then 404 and the error body. Action answers are compressed by the response
+ * refusal of what else falls beneath the API prefix, actions beneath it, herald/client's browser
+ * modules, static files (compressed), then 404 and the error body. Action answers are compressed by the response
  * writer, which knows their size.
  */
 export function createHttpApp(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): Express {
@@ -65,6 +66,8 @@ export function createHttpApp(server: HeraldServer, settings: HttpSettings, trac
       actionRouter(settings.apiPrefix, webActions, (entry) => actionHandler(entry, { server, bodyLimits, tracker, origin })),
     ]),
   );
+  // Revalidated on every load (ETag): a page must not keep a client older than the server it calls.
+  app.use(CLIENT_MODULE_PATH, compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(clientModuleFolder(), 0));
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge));
   app.use(notFound);
   app.use(errorHandler({ production: server.config.production, bodyLimit: settings.bodyLimit, logger: server.logger }));
