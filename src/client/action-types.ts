@@ -38,6 +38,13 @@ export interface ClientChannelShape {
 /** What `createClient` takes as its second type argument: the generated `AppChannels`. */
 export type ClientChannels<C> = { [N in keyof C]: ClientChannelShape };
 
+/**
+ * The names a channel not listed by name may have: any, without `AppChannels` or when the app has
+ * a channel family named by a RegExp (the generated module then has an index signature); none
+ * when every channel of the app is listed, so that a misspelt name does not compile.
+ */
+export type OpenChannelName<C> = {} extends C ? string : string extends keyof C ? string : never;
+
 /** The names of the actions the client may call over HTTP. */
 export type HttpActionName<A extends ClientActions<A>> = {
   [N in keyof A & string]: "web" extends A[N]["transports"] ? (A[N]["http"] extends object ? N : never) : never;

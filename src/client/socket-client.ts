@@ -1,4 +1,4 @@
-import type { ClientActions, ClientActionShape, ClientChannels, ParamsArgument, SocketActionName, StreamingActionName } from "./action-types.js";
+import type { ClientActions, ClientActionShape, ClientChannels, OpenChannelName, ParamsArgument, SocketActionName, StreamingActionName } from "./action-types.js";
 import { ChunkQueue } from "./chunk-queue.js";
 import { errorBodyOf, HeraldClientError, type ClientErrorBody } from "./client-error.js";
 import { statusOfErrorType } from "./error-statuses.js";
@@ -53,8 +53,11 @@ export interface HeraldSocket<A extends ClientActions<A>, C extends ClientChanne
    * A channel the generated `AppChannels` lists has its messages typed by it.
    */
   subscribe<N extends keyof C & string>(channel: N, onMessage: (message: C[N]["message"]) => void): Promise<() => Promise<void>>;
-  /** Subscribes to a channel `AppChannels` does not list (a RegExp family's): its messages are `M`, `unknown` unless given. */
-  subscribe<M = unknown>(channel: string, onMessage: (message: M) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to a channel `AppChannels` does not list by name (one of a RegExp family), or to any
+   * without `AppChannels`: its messages are `M`, `unknown` unless given.
+   */
+  subscribe<M = unknown>(channel: OpenChannelName<C>, onMessage: (message: M) => void): Promise<() => Promise<void>>;
   /** Listens to a presence channel's joins and leaves (of the channels subscribed to); returns the function that stops. */
   onPresence(channel: string, listener: (event: "join" | "leave", presenceKey: string) => void): () => void;
   /** Listens to the connection's events; returns the function that stops. */

@@ -55,7 +55,11 @@ export async function renderClientTypes(source: ActionSource, options: ClientTyp
  * `unknown` without) and whether it reports presence. A RegExp family has no name to write.
  */
 function channelEntries(channels: readonly ChannelDefinition[], schemas: Record<string, JSONSchema>): string[] {
-  return channels
+  // A family's names are any the RegExp matches: what a client may name is then open.
+  const families = channels.some((channel) => typeof channel.name !== "string")
+    ? ["  /** A channel of a family named by a RegExp: its messages are what the caller says. */\n  [channel: string]: { message: unknown; presence: boolean };"]
+    : [];
+  const named = channels
     .flatMap((channel) => (typeof channel.name === "string" ? [{ channel, name: channel.name }] : []))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map(({ channel, name }) => {
@@ -66,6 +70,7 @@ function channelEntries(channels: readonly ChannelDefinition[], schemas: Record<
       }
       return `${docComment(channel.description)}  ${JSON.stringify(name)}: { message: ${message}; presence: ${typeof channel.presenceKey === "function"} };`;
     });
+  return [...named, ...families];
 }
 
 function docComment(text: string | undefined): string {

@@ -40,3 +40,15 @@ test("herald generate without a name, for a generator that needs one, says so", 
   expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED", key: "name" });
   expect(run.stderr).toContain("herald generate action needs a name, e.g. herald generate action todo:create");
 });
+
+test("a channel family named by a RegExp opens AppChannels to any name, beside the ones listed by name", async () => {
+  // The CLI, not the generator in Jest: openapi-typescript loads an ES module by require, which Jest
+  // allows only on Node.js 24.9 and newer.
+  const out = join(scratch, "websocket-client.d.ts");
+  const run = await herald(["generate", "client-types", "--out", out, "-q"], { cwd: join(REPO_ROOT, "test/fixtures/apps/websocket") });
+  expect(run.code).toBe(0);
+  const module = readFileSync(out, "utf8");
+  const channels = module.slice(module.indexOf("export interface AppChannels"));
+  expect(channels).toContain('  "lobby": { message: unknown; presence: false };');
+  expect(channels).toContain("  [channel: string]: { message: unknown; presence: boolean };");
+});

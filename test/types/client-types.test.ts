@@ -64,8 +64,10 @@ async function rightSocketUses(): Promise<string[]> {
   // With AppChannels, a channel it lists has its messages typed by the channel's schema.
   const typed = createClient<AppActions, AppChannels>({ url: "" }).socket();
   await typed.subscribe("messages", (message) => console.log(message.body.length, message.user_name?.length, message.id + 1));
-  await typed.subscribe<{ text: string }>("room:1", (message) => console.log(message.text.length));
-  await typed.subscribe("room:1", (message: unknown) => console.log(message));
+  // An app with a channel family named by a RegExp: its AppChannels is open to any name.
+  const open = createClient<AppActions, AppChannels & { [channel: string]: { message: unknown; presence: boolean } }>({ url: "" }).socket();
+  await open.subscribe<{ text: string }>("room:1", (message) => console.log(message.text.length));
+  await open.subscribe("room:1", (message: unknown) => console.log(message));
 
   const moreSocket = more.socket();
   let ticks = 0;
@@ -96,8 +98,10 @@ async function wrongSocketUses(): Promise<void> {
   await socket.subscribe("messages", (message) => message.body);
   // @ts-expect-error the messages channel's rows have no title
   await createClient<AppActions, AppChannels>({ url: "" }).socket().subscribe("messages", (message) => message.title);
-  // @ts-expect-error a channel AppChannels does not list gives unknown, without a type argument
-  await createClient<AppActions, AppChannels>({ url: "" }).socket().subscribe("room:1", (message) => message.text);
+  // @ts-expect-error the sample app has no channel of that name, nor any family
+  await createClient<AppActions, AppChannels>({ url: "" }).socket().subscribe("mesages", () => undefined);
+  // @ts-expect-error nor does a type argument make one up
+  await createClient<AppActions, AppChannels>({ url: "" }).socket().subscribe<{ text: string }>("room:1", (message) => message.text);
   // @ts-expect-error no such event
   socket.on("message", () => undefined);
   // @ts-expect-error presence events are join and leave
