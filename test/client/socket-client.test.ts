@@ -5,11 +5,18 @@ import type { AppActions, AppChannels } from "../../sample-app/herald-client";
 import { usePostgresSchema } from "../sample-app/support/postgres";
 import { SAMPLE_APP, truncateAll } from "../sample-app/support/app";
 import { TcpProxy } from "../support/tcp-proxy";
+import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 import { expectUserCreateErrors } from "./support/user-create-errors";
 
-/** herald/client's socket against the real sample app over WebSocket, on a real PostgreSQL. */
+/**
+ * herald/client's socket against the real sample app over WebSocket, on a real PostgreSQL and a
+ * real Redis (sessions, channels and presence there, as a deployment of several processes has
+ * them), under a NAME of this run's own, from which every Redis prefix derives.
+ */
 const postgres = usePostgresSchema("client_socket");
-useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url } });
+const { prefix } = useTestRedis("client-socket");
+const env = { DATABASE_URL: postgres.url, REDIS_URL: TEST_REDIS_URL, NAME: `${prefix}app` };
+useTestServer({ appDir: SAMPLE_APP, env });
 beforeEach(truncateAll);
 
 const ada = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical engine" };
@@ -154,7 +161,7 @@ test("an aborted call rejects with the signal's reason; its late answer is dropp
 
 describe("when the server restarts", () => {
   let server: HeraldServer | undefined;
-  const boot = (port = "0") => startTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, PORT: port } });
+  const boot = (port = "0") => startTestServer({ appDir: SAMPLE_APP, env: { ...env, PORT: port } });
   afterEach(async () => {
     await server?.stop();
     server = undefined;
