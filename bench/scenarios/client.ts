@@ -59,7 +59,8 @@ async function clientBytes(): Promise<{ minified: number; gzipped: number }> {
 }
 
 /**
- * herald/client on the app of generated actions: writing its type module, and type-checking a file
+ * herald/client on the app of generated actions: writing its type module (alone, and as part of
+ * `herald build`, which also writes the OpenAPI and compile caches), and type-checking a file
  * that uses it against the same file without the client (what an editor does on each change);
  * and the client's size in a browser.
  */
@@ -76,6 +77,7 @@ export const clientScenario: Scenario = {
     writeFileSync(join(appDir, "tsconfig.baseline.json"), tsconfig("baseline.ts"));
     const subjects: ClientSubject[] = [
       { subject: "generate", label: "herald generate client-types", args: ["-r", MAX_RSS, HERALD_CLI, "generate", "client-types", "-q"] },
+      { subject: "build", label: "herald build (caches and client types)", args: ["-r", MAX_RSS, HERALD_CLI, "build", "-q"] },
       { subject: "tsc-client", label: "tsc, a file using the client", args: ["-r", MAX_RSS, TSC, "-p", "tsconfig.client.json"] },
       { subject: "tsc-baseline", label: "tsc, the same file without it", args: ["-r", MAX_RSS, TSC, "-p", "tsconfig.baseline.json"] },
     ];

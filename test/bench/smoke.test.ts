@@ -56,7 +56,7 @@ describe("the benchmark harness, in smoke mode", () => {
       boot: ["boot-10"],
       cli: ["help", "status", "node"],
       memory: ["herald", "ws"],
-      client: ["generate", "tsc-client", "tsc-baseline"],
+      client: ["generate", "build", "tsc-client", "tsc-baseline"],
     });
     for (const scenario of report.scenarios) {
       for (const row of scenario.rows) {
