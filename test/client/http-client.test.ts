@@ -4,10 +4,15 @@ import type { AppActions } from "../../sample-app/herald-client";
 import { usePostgresSchema } from "../sample-app/support/postgres";
 import { SAMPLE_APP, truncateAll } from "../sample-app/support/app";
 import { expectUserCreateErrors } from "./support/user-create-errors";
+import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 
-/** herald/client against the real sample app over HTTP, on a real PostgreSQL. */
+/**
+ * herald/client against the real sample app over HTTP, on a real PostgreSQL and a real Redis
+ * (sessions and rate limits there), under a NAME of this run's own, from which every Redis prefix derives.
+ */
 const postgres = usePostgresSchema("client_http");
-useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url } });
+const { prefix } = useTestRedis("client-http");
+useTestServer({ appDir: SAMPLE_APP, env: { DATABASE_URL: postgres.url, REDIS_URL: TEST_REDIS_URL, NAME: `${prefix}app` } });
 beforeEach(truncateAll);
 
 const ada = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical engine" };
