@@ -19,7 +19,7 @@ export { ErrorType, ErrorStatusCodes, TypedError, isTypedError } from "./core/er
 export type { ErrorIssue, TypedErrorOptions } from "./core/errors";
 export { errorBody, toTypedError } from "./core/error-body";
 export type { ErrorBody } from "./core/error-body";
-export type { ErrorDeclarations } from "./core/declared-errors";
+export type { ErrorDeclarations } from "./core/error-declarations";
 export type { ActionErrors, HeraldError } from "./core/action-errors";
 
 // Actions

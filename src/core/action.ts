@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { CONNECTION_TYPE, HTTP_METHOD, MCP_RESPONSE_FORMAT } from "./constants";
 import type { Connection } from "./connection";
-import type { ErrorDeclarations } from "./declared-errors";
+import type { ErrorDeclarations } from "./error-declarations";
 import type { TypedError } from "./errors";
 import type { ActionMiddleware } from "./middleware";
 import type { SchemaInput, SchemaOutput } from "./zod-internals";

@@ -1,14 +1,9 @@
 import { z } from "zod";
 import type { ActionDefinition } from "./action";
 import { ErrorStatusCodes, ErrorType } from "./errors";
+import type { ErrorDeclarations } from "./error-declarations";
 import type { ActionMiddleware } from "./middleware";
 
-/**
- * The typed errors an action or a middleware may end a call with, keyed by `ErrorType`: `true`, or
- * a zod schema of the error's `value`. A class field's `true` is typed `boolean`, so `boolean` is
- * taken; `false` declares nothing.
- */
-export type ErrorDeclarations = { readonly [T in ErrorType]?: z.ZodType | boolean };
 
 /** One error type of an action's declared set: `values` are the declared schemas of its `value`; undefined when any value may come. */
 export interface DeclaredError {

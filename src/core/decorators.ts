@@ -13,7 +13,7 @@ import type {
   TaskConfig,
   WebConfig,
 } from "./action";
-import type { ErrorDeclarations } from "./declared-errors";
+import type { ErrorDeclarations } from "./error-declarations";
 
 type Constructor = new (...args: any[]) => unknown;
 

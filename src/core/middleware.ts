@@ -1,5 +1,5 @@
 import type { Connection } from "./connection";
-import type { ErrorDeclarations } from "./declared-errors";
+import type { ErrorDeclarations } from "./error-declarations";
 
 export interface ActionMiddlewareResponse<P = Record<string, unknown>> {
   updatedParams?: P;

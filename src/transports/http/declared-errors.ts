@@ -1,4 +1,4 @@
-import type { ErrorDeclarations } from "../../core/declared-errors";
+import type { ErrorDeclarations } from "../../core/error-declarations";
 import { ErrorType } from "../../core/errors";
 
 /** What reading a request body may end a call with, before the dispatcher sees it (body.ts). */
