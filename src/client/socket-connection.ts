@@ -67,11 +67,20 @@ export class ReconnectingConnection {
       this.handlers.open(again);
     });
     socket.addEventListener("message", (event) => this.handlers.message(event.data));
-    socket.addEventListener("close", (event) => {
-      this.socket = undefined;
-      this.handlers.closed(wasOpen, event.code, event.reason);
+    let ended = false;
+    const end = (code: number, reason: string) => {
+      if (ended) return;
+      ended = true;
+      if (this.socket === socket) this.socket = undefined;
+      this.handlers.closed(wasOpen, code, reason);
       if (!this.closedForGood) this.retry();
+    };
+    // Node.js 22's WebSocket reports a connection that failed with "error" alone, never "close"
+    // (browsers and Node.js 24 send both): a failed attempt ends on whichever comes first.
+    socket.addEventListener("error", () => {
+      if (!wasOpen) end(1006, "");
     });
+    socket.addEventListener("close", (event) => end(event.code, event.reason));
   }
 
   private retry(): void {
