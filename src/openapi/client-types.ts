@@ -18,6 +18,11 @@ export interface ClientTypesOptions {
   globalMiddleware?: readonly ActionMiddleware[];
   /** The app's channels: those with a string name become `AppChannels`. */
   channels?: readonly ChannelDefinition[];
+  /**
+   * The schemas `herald build` derived from `run`'s return type, by action name: the `outputs` of
+   * an action without `outputs` (`unknown` when it has none here).
+   */
+  responses?: Record<string, JSONSchema>;
 }
 
 const HEADER = `/**
@@ -42,7 +47,7 @@ export async function renderClientTypes(source: ActionSource, options: ClientTyp
   const errorSets = new Map<string, string>();
   const entries = actions.map((action) => {
     const chain = [...(options.globalMiddleware ?? []), ...(ownMiddleware.get(action.name) ?? [])];
-    return actionEntry(action, chain, schemas, errorSets);
+    return actionEntry(action, chain, schemas, errorSets, options.responses?.[action.name]);
   });
   const channels = channelEntries(options.channels ?? [], schemas);
   const components = await schemaTypes(schemas);
@@ -77,11 +82,25 @@ function docComment(text: string | undefined): string {
   return text ? `  /** ${text.replace(/\*\//g, "* /")} */\n` : "";
 }
 
+/** The outputs' schema; without them, the one derived from `run`'s return type, or `unknown`. */
+function outputsType(action: ActionDefinition, derived: JSONSchema | undefined, schema: (part: string, json: JSONSchema) => string): string {
+  if (action.outputs) return schema("outputs", outputJsonSchema(action.outputs));
+  // A streaming action's outputs describe each item: a return type does not say what it yields.
+  if (derived && Object.keys(derived).length && !isStreamingAction(action)) return schema("outputs", derived);
+  return "unknown";
+}
+
 /**
  * Each action's errors name one of the error sets, written once each: most actions end with the
  * same set, and a type written once is read once by the compiler.
  */
-function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[], schemas: Record<string, JSONSchema>, errorSets: Map<string, string>): string {
+function actionEntry(
+  action: ActionDefinition,
+  chain: readonly ActionMiddleware[],
+  schemas: Record<string, JSONSchema>,
+  errorSets: Map<string, string>,
+  derived: JSONSchema | undefined,
+): string {
   const name = JSON.stringify(action.name);
   const schema = (part: string, json: JSONSchema) => {
     schemas[`${action.name}.${part}`] = json;
@@ -98,7 +117,7 @@ function actionEntry(action: ActionDefinition, chain: readonly ActionMiddleware[
   });
   const lines = [
     `    params: ${action.inputs ? schema("params", inputJsonSchema(action.inputs)) : "Record<string, never>"};`,
-    `    outputs: ${action.outputs ? schema("outputs", outputJsonSchema(action.outputs)) : "unknown"};`,
+    `    outputs: ${outputsType(action, derived, schema)};`,
     `    errors: ${errorSetName(errorUnion(declared, (type, json) => sharedSchema(type, json, schemas)), errorSets)};`,
     `    transports: ${(http ? transports : transports.filter((transport) => transport !== CONNECTION_TYPE.web)).map((transport) => JSON.stringify(transport)).join(" | ")};`,
   ];

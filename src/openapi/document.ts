@@ -22,6 +22,11 @@ export interface OpenApiDocumentOptions {
   description?: string;
   /** Input schemas by action name, from `generateOpenApiSchemas` or the cache; generated when absent. */
   schemas?: Record<string, JSONSchema>;
+  /**
+   * The 200 schemas of actions without `outputs`, by action name, as `herald build` derived them
+   * from `run`'s return type (the schema cache's `responses`); an action missing here answers `{}`.
+   */
+  responses?: Record<string, JSONSchema>;
   /** `servers`; default one relative URL, `/`: the origin the document is fetched from. */
   servers?: ServerObject[];
   /** The middleware that runs around every action: their `security` applies to every operation. */
@@ -65,7 +70,7 @@ export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocum
         return;
       }
       const operationId = index === 0 ? action.name : `${action.name}_${index + 1}`;
-      item[method] = buildOperation(action, method, route, inputs, operationId, chainOf(action));
+      item[method] = buildOperation(action, method, route, inputs, operationId, chainOf(action), options.responses?.[action.name]);
       paths.set(template, item);
     });
   }

@@ -11,11 +11,12 @@ import { clientRoutes } from "./client-routes";
 import { jsonDocumentMount } from "./document-mount";
 import { generateOpenApiSchemas, rememberInputJsonSchemas } from "./json-schema";
 import { referencePageMount } from "./reference-page";
-import { loadCachedSchemas, openApiCachePath } from "./schema-cache";
+import { loadSchemaCache, openApiCachePath, responsesCurrent } from "./schema-cache";
 
 /**
  * Builds the OpenAPI document at boot (from the schema cache when it matches the actions, by
- * generating the schemas otherwise) and asks the web transport to serve it at
+ * generating the schemas otherwise; with the response schemas `herald build` derived from `run`'s
+ * return type while the files they came from are unchanged) and asks the web transport to serve it at
  * `<prefix>/openapi.json`, with the API reference page at `<prefix>/docs` and the routes
  * `herald/client` calls by at `<prefix>/routes.json`.
  */
@@ -33,17 +34,23 @@ export class OpenApiInitializer implements Initializer {
     const prefix = readApiPrefix(server.config);
     const cachePath = openApiCachePath(server.app.root);
     // The whole registry, as `herald build` hashes it, so that the cache it writes matches.
-    const cached = await loadCachedSchemas(cachePath, computeActionsHash(server.registry));
+    const cache = await loadSchemaCache(cachePath, computeActionsHash(server.registry));
+    const cached = cache?.schemas;
     if (cached) rememberInputJsonSchemas(server.registry, cached);
     // Generated now when there is no cache, so that an inconvertible schema fails the boot.
     const schemas = cached ?? generateOpenApiSchemas(server.registry);
     const documentPath = `${prefix}/openapi.json`;
     const buildDocument = () => {
+      const derived = cache && Object.keys(cache.responses).length > 0 ? cache : undefined;
+      const current = derived !== undefined && responsesCurrent(server.app.root, derived);
+      if (derived && !current) server.logger.warn("response schemas from herald build are out of date; run herald build again");
+      const responses = current ? derived.responses : undefined;
       const document = buildOpenApiDocument(server.registry, {
         prefix,
         title: server.config.name,
         version: appVersion(server.app.root),
         schemas,
+        ...(responses ? { responses } : {}),
         globalMiddleware: server.dispatcher.globalMiddleware,
       });
       server.logger.debug({ paths: Object.keys(document.paths ?? {}).length }, "OpenAPI document built");

@@ -11,7 +11,7 @@ import { declaredErrors } from "../core/declared-errors";
 import type { ActionMiddleware } from "../core/middleware";
 import { isStreamingAction } from "../core/streaming";
 import { takesFiles } from "../schema/takes-files";
-import { outputJsonSchema } from "./json-schema";
+import { outputJsonSchema, type JSONSchema } from "./json-schema";
 import { httpBodyErrors } from "../transports/http/declared-errors";
 import { operationErrorResponses } from "./error-responses";
 import type { RoutePath } from "./route-path";
@@ -47,6 +47,7 @@ export function buildOperation(
   inputs: PlacedInputs | undefined,
   operationId: string,
   chain: readonly ActionMiddleware[],
+  derivedResponse?: JSONSchema,
 ): OperationObject {
   const fields = objectFields(inputs?.schema);
   const pathNames = new Set(path.params.map((param) => param.name));
@@ -81,7 +82,7 @@ export function buildOperation(
     timeoutApplies: action.timeout !== 0,
     transport: bodyMethod ? [httpBodyErrors(inputs !== undefined)] : [],
   });
-  operation.responses = { "200": successResponse(action), ...operationErrorResponses(declared) };
+  operation.responses = { "200": successResponse(action, derivedResponse), ...operationErrorResponses(declared) };
   operation.security = securityRequirement(chain);
   return operation;
 }
@@ -130,7 +131,8 @@ function requestBody(inputs: PlacedInputs, fields: ObjectFields | undefined, pat
   return { required, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
 }
 
-function successResponse(action: ActionDefinition): ResponseObject {
+/** `derived`: the schema `herald build` derived from `run`'s return type, for an action without `outputs`. */
+function successResponse(action: ActionDefinition, derived: JSONSchema | undefined): ResponseObject {
   if (isStreamingAction(action)) {
     return {
       description: "A stream of Server-Sent Events, one per item the action yields.",
@@ -139,7 +141,7 @@ function successResponse(action: ActionDefinition): ResponseObject {
   }
   return {
     description: "The value the action returns, as JSON.",
-    content: { "application/json": { schema: action.outputs ? (outputJsonSchema(action.outputs) as Schema) : {} } },
+    content: { "application/json": { schema: (action.outputs ? outputJsonSchema(action.outputs) : (derived ?? {})) as Schema } },
   };
 }
 

@@ -3,6 +3,7 @@ import { dirname, relative, resolve } from "node:path";
 import { isChannelLike } from "../../channels/channel";
 import type { HeraldServer } from "../../core/server";
 import { renderClientTypes } from "../../openapi/client-types";
+import type { JSONSchema } from "../../openapi/json-schema";
 
 /** Where the client type module goes, relative to the app root, unless `--out` says otherwise. */
 export const CLIENT_TYPES_FILE = "herald-client.d.ts";
@@ -13,10 +14,23 @@ export interface ClientTypesReport {
   actions: number;
 }
 
-/** `herald generate client-types` and `herald build`: writes the type module herald/client is typed by. */
-export async function writeClientTypes(server: HeraldServer, out?: string): Promise<ClientTypesReport> {
+/**
+ * `herald generate client-types` and `herald build`: writes the type module herald/client is typed
+ * by. `responses`: the 200 schemas derived from `run`'s return type (`herald build` passes those it
+ * just derived); derived here when absent.
+ */
+export async function writeClientTypes(server: HeraldServer, out?: string, responses?: Record<string, JSONSchema>): Promise<ClientTypesReport> {
   const path = resolve(server.app.root, out ?? CLIENT_TYPES_FILE);
-  const text = await renderClientTypes(server.registry, { globalMiddleware: server.dispatcher.globalMiddleware, channels: server.channels.filter(isChannelLike) });
+  if (!responses) {
+    // Deferred: only this path loads the TypeScript compiler.
+    const { deriveResponseSchemas } = require("../../openapi/derived-responses") as typeof import("../../openapi/derived-responses");
+    responses = deriveResponseSchemas(server.app.root, server.registry.list()).responses;
+  }
+  const text = await renderClientTypes(server.registry, {
+    globalMiddleware: server.dispatcher.globalMiddleware,
+    channels: server.channels.filter(isChannelLike),
+    responses,
+  });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return { file: relative(server.app.root, path), actions: (text.match(/^ {2}"[^"]+": \{$/gm) ?? []).length };

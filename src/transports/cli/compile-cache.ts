@@ -1,6 +1,7 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { sourceHash } from "../../core/source-hash";
 
 /** Where `herald build` keeps the app's compiled modules, relative to its root. */
 export const COMPILE_CACHE_FILE = join(".herald", "compile-cache.json");
@@ -22,10 +23,6 @@ interface CacheFile {
 
 export function compileCachePath(appRoot: string): string {
   return join(appRoot, COMPILE_CACHE_FILE);
-}
-
-export function sourceHash(source: string): string {
-  return createHash("sha256").update(source).digest("base64url");
 }
 
 function packageVersion(name: string): string {

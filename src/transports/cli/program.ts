@@ -94,12 +94,14 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
       const { writeCompileCache, writeOpenApiCache } = require("./build-command") as typeof import("./build-command");
       const report = await writeOpenApiCache(server);
       output.write(`wrote ${report.cache}: ${report.schemas} input schema(s), actions hash ${report.hash.slice(0, 12)}\n`);
+      output.write(`derived ${Object.keys(report.responses).length} response schema(s) from run's return type\n`);
+      for (const warning of report.warnings) output.write(`warning: ${warning}\n`);
       if (recorded) {
         const compiled = writeCompileCache(recorded);
         output.write(`wrote ${compiled.cache}: ${compiled.modules} compiled module(s)\n`);
       }
       const { writeClientTypes } = require("./client-types-command") as typeof import("./client-types-command");
-      const clientTypes = await writeClientTypes(server);
+      const clientTypes = await writeClientTypes(server, undefined, report.responses);
       output.write(`wrote ${clientTypes.file}: the types of ${clientTypes.actions} action(s) for herald/client\n`);
       output.exit(ExitCode.success);
     });

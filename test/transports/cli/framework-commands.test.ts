@@ -67,7 +67,7 @@ describe("herald build", () => {
     const run = await herald(["build", "-q"], { cwd: appDir });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^wrote \.herald\/openapi-cache\.json: \d+ input schema\(s\), actions hash [0-9a-f]{12}\nwrote \.herald\/compile-cache\.json: \d+ compiled module\(s\)\nwrote herald-client\.d\.ts: the types of \d+ action\(s\) for herald\/client\n$/,
+      /^wrote \.herald\/openapi-cache\.json: \d+ input schema\(s\), actions hash [0-9a-f]{12}\nderived \d+ response schema\(s\) from run's return type\n(?:warning: [^\n]+\n)*wrote \.herald\/compile-cache\.json: \d+ compiled module\(s\)\nwrote herald-client\.d\.ts: the types of \d+ action\(s\) for herald\/client\n$/,
     );
 
     const server = await createHerald({ appDir, logLevel: "silent" }).load();
