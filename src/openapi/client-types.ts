@@ -8,7 +8,8 @@ import type { ActionMiddleware } from "../core/middleware";
 import { isStreamingAction } from "../core/streaming";
 import { httpBodyErrors } from "../transports/http/declared-errors";
 import { actionsOf, type ActionSource } from "./action-source";
-import { documentRoute } from "./route-path";
+import { clientRoutes, type ClientRoute } from "./client-routes";
+import { mapLocalReferences } from "./relocate-references";
 import { inputJsonSchema, outputJsonSchema, type JSONSchema } from "./json-schema";
 import { middlewareByAction } from "./security";
 import { takesBody } from "./operation";
@@ -25,6 +26,12 @@ export interface ClientTypesOptions {
   responses?: Record<string, JSONSchema>;
 }
 
+/** The module's text, and how many actions it describes. */
+export interface ClientTypesModule {
+  text: string;
+  actions: number;
+}
+
 const HEADER = `/**
  * The actions of this app as herald/client sees them: \`createClient<AppActions>({ url })\`.
  * Written by \`herald generate client-types\` (and \`herald build\`) from the actions' inputs,
@@ -38,8 +45,10 @@ const HEADER = `/**
  * openapi-typescript, from the JSON Schemas the OpenAPI document uses (inputs on the input side,
  * outputs and error values as JSON).
  */
-export async function renderClientTypes(source: ActionSource, options: ClientTypesOptions = {}): Promise<string> {
+export async function renderClientTypes(source: ActionSource, options: ClientTypesOptions = {}): Promise<ClientTypesModule> {
   const ownMiddleware = middlewareByAction(source);
+  // Where the client calls each action over HTTP: the routes it fetches, prefix aside.
+  const routes = clientRoutes(source, "").actions;
   const actions = actionsOf(source)
     .filter((action) => servingTransports(action).some((transport) => transport === CONNECTION_TYPE.web || transport === CONNECTION_TYPE.websocket))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -47,12 +56,13 @@ export async function renderClientTypes(source: ActionSource, options: ClientTyp
   const errorSets = new Map<string, string>();
   const entries = actions.map((action) => {
     const chain = [...(options.globalMiddleware ?? []), ...(ownMiddleware.get(action.name) ?? [])];
-    return actionEntry(action, chain, schemas, errorSets, options.responses?.[action.name]);
+    return actionEntry(action, chain, routes[action.name], schemas, errorSets, options.responses?.[action.name]);
   });
   const channels = channelEntries(options.channels ?? [], schemas);
   const components = await schemaTypes(schemas);
   const sets = [...errorSets].map(([union, name]) => `export type ${name} =${union};`);
-  return `${HEADER}\n${components}\nexport interface AppActions {\n${entries.join("\n")}\n}\n\nexport interface AppChannels {\n${channels.join("\n")}\n}\n\n${sets.join("\n\n")}\n`;
+  const text = `${HEADER}\n${components}\nexport interface AppActions {\n${entries.join("\n")}\n}\n\nexport interface AppChannels {\n${channels.join("\n")}\n}\n\n${sets.join("\n\n")}\n`;
+  return { text, actions: entries.length };
 }
 
 /**
@@ -69,10 +79,7 @@ function channelEntries(channels: readonly ChannelDefinition[], schemas: Record<
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map(({ channel, name }) => {
       let message = "unknown";
-      if (channel.message) {
-        schemas[`channel.${name}`] = outputJsonSchema(channel.message);
-        message = `components["schemas"][${JSON.stringify(`channel.${name}`)}]`;
-      }
+      if (channel.message) message = addComponent(schemas, `channel.${name}`, outputJsonSchema(channel.message));
       return `${docComment(channel.description)}  ${JSON.stringify(name)}: { message: ${message}; presence: ${typeof channel.presenceKey === "function"} };`;
     });
   return [...named, ...families];
@@ -82,12 +89,13 @@ function docComment(text: string | undefined): string {
   return text ? `  /** ${text.replace(/\*\//g, "* /")} */\n` : "";
 }
 
-/** The outputs' schema; without them, the one derived from `run`'s return type, or `unknown`. */
+/**
+ * The outputs' schema; without them, the one derived from `run`'s return type (derived only for
+ * actions that do not stream, and only when not `{}`), or `unknown`.
+ */
 function outputsType(action: ActionDefinition, derived: JSONSchema | undefined, schema: (part: string, json: JSONSchema) => string): string {
   if (action.outputs) return schema("outputs", outputJsonSchema(action.outputs));
-  // A streaming action's outputs describe each item: a return type does not say what it yields.
-  if (derived && Object.keys(derived).length && !isStreamingAction(action)) return schema("outputs", derived);
-  return "unknown";
+  return derived ? schema("outputs", derived) : "unknown";
 }
 
 /**
@@ -97,31 +105,29 @@ function outputsType(action: ActionDefinition, derived: JSONSchema | undefined, 
 function actionEntry(
   action: ActionDefinition,
   chain: readonly ActionMiddleware[],
+  route: ClientRoute | undefined,
   schemas: Record<string, JSONSchema>,
   errorSets: Map<string, string>,
   derived: JSONSchema | undefined,
 ): string {
   const name = JSON.stringify(action.name);
-  const schema = (part: string, json: JSONSchema) => {
-    schemas[`${action.name}.${part}`] = json;
-    return `components["schemas"][${JSON.stringify(`${action.name}.${part}`)}]`;
-  };
-  const transports = servingTransports(action).filter((transport) => transport === CONNECTION_TYPE.web || transport === CONNECTION_TYPE.websocket);
-  const route = action.web && transports.includes(CONNECTION_TYPE.web) ? documentRoute(action.web.route) : undefined;
-  const method = action.web ? String(action.web.method).toUpperCase() : undefined;
-  const http = route && !("unlisted" in route) ? route.paths[0] : undefined;
+  const schema = (part: string, json: JSONSchema) => addComponent(schemas, `${action.name}.${part}`, json);
+  // Served over HTTP only where the client can call it: a route a path template can express.
+  const transports = servingTransports(action).filter(
+    (transport) => transport === CONNECTION_TYPE.websocket || (transport === CONNECTION_TYPE.web && route !== undefined),
+  );
   const declared = declaredErrors(action, {
     middleware: chain,
     timeoutApplies: action.timeout !== 0,
-    transport: http && method && takesBody(method.toLowerCase()) ? [httpBodyErrors(action.inputs !== undefined)] : [],
+    transport: route && takesBody(route.method.toLowerCase()) ? [httpBodyErrors(action.inputs !== undefined)] : [],
   });
   const lines = [
     `    params: ${action.inputs ? schema("params", inputJsonSchema(action.inputs)) : "Record<string, never>"};`,
     `    outputs: ${outputsType(action, derived, schema)};`,
     `    errors: ${errorSetName(errorUnion(declared, (type, json) => sharedSchema(type, json, schemas)), errorSets)};`,
-    `    transports: ${(http ? transports : transports.filter((transport) => transport !== CONNECTION_TYPE.web)).map((transport) => JSON.stringify(transport)).join(" | ")};`,
+    `    transports: ${transports.map((transport) => JSON.stringify(transport)).join(" | ")};`,
   ];
-  if (http && method) lines.push(`    http: { method: ${JSON.stringify(method)}; route: ${JSON.stringify(http.template)} };`);
+  if (route) lines.push(`    http: { method: ${JSON.stringify(route.method)}; route: ${JSON.stringify(route.paths[0]!.template)} };`);
   if (isStreamingAction(action)) lines.push("    streaming: true;");
   return `${docComment(action.description)}  ${name}: {\n${lines.join("\n")}\n  };`;
 }
@@ -132,10 +138,33 @@ function actionEntry(
  * shape of a type, `error.<TYPE>.2` the second, and so on.
  */
 function sharedSchema(type: string, json: JSONSchema, schemas: Record<string, JSONSchema>): string {
-  const text = JSON.stringify(json);
+  const holds = (name: string) => Object.entries(placed(name, json)).every(([part, schema]) => JSON.stringify(schemas[part]) === JSON.stringify(schema));
   let name = `error.${type}`;
-  for (let count = 2; schemas[name] && JSON.stringify(schemas[name]) !== text; count++) name = `error.${type}.${count}`;
-  schemas[name] = json;
+  for (let count = 2; schemas[name] && !holds(name); count++) name = `error.${type}.${count}`;
+  return addComponent(schemas, name, json);
+}
+
+/**
+ * `json` as the component `name`, and each of its `$defs` (a recursive schema's) as the component
+ * `<name>.<def>`: openapi-typescript would type `$defs` as one more property. Its references
+ * (`#`, `#/$defs/<def>…`) are made to point at those components.
+ */
+function placed(name: string, json: JSONSchema): Record<string, JSONSchema> {
+  const { $defs, ...own } = json;
+  const component = `#/components/schemas/${name}`;
+  const relocate = (schema: JSONSchema) =>
+    mapLocalReferences(schema, (reference) => {
+      const def = /^#\/\$defs\/([^/]+)(.*)$/.exec(reference);
+      return def ? `${component}.${def[1]}${def[2]}` : component + reference.slice(1);
+    }) as JSONSchema;
+  const parts: Record<string, JSONSchema> = { [name]: relocate(own) };
+  for (const [def, schema] of Object.entries($defs ?? {})) parts[`${name}.${def}`] = relocate(schema as JSONSchema);
+  return parts;
+}
+
+/** Places `json` as the component `name` (its `$defs` beside it) and gives the type that names it. */
+function addComponent(schemas: Record<string, JSONSchema>, name: string, json: JSONSchema): string {
+  Object.assign(schemas, placed(name, json));
   return `components["schemas"][${JSON.stringify(name)}]`;
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_API_PREFIX, normalizeApiPrefix } from "./api-prefix";
 import { ERROR_BODY_COMPONENT, errorBodyJsonSchema, errorResponseComponents } from "./error-responses";
 import { generateOpenApiSchemas, JSONSchema } from "./json-schema";
 import { buildOperation, PlacedInputs } from "./operation";
+import { relocateReferences } from "./relocate-references";
 import { documentRoute } from "./route-path";
 import { middlewareByAction, securitySchemes } from "./security";
 
@@ -95,22 +96,6 @@ function placeInputs(builder: OpenApiBuilder, action: ActionDefinition, schema: 
   const placed = relocateReferences(schema, pointer) as SchemaObject;
   builder.addSchema(name, placed);
   return { schema: placed, reference: { $ref: pointer } satisfies ReferenceObject };
-}
-
-/**
- * A standalone schema refers to itself (`#`, `#/$defs/…`); once it is a component, the same
- * references must start from the component.
- */
-function relocateReferences(value: unknown, pointer: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => relocateReferences(item, pointer));
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) =>
-      key === "$ref" && typeof inner === "string" && inner.startsWith("#")
-        ? [key, pointer + inner.slice(1)]
-        : [key, relocateReferences(inner, pointer)],
-    ),
-  );
 }
 
 function describe(prefix: string, lead: string | undefined, unlisted: readonly string[]): string {

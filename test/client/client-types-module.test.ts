@@ -52,3 +52,15 @@ test("a channel family named by a RegExp opens AppChannels to any name, beside t
   expect(channels).toContain('  "lobby": { message: unknown; presence: false };');
   expect(channels).toContain("  [channel: string]: { message: unknown; presence: boolean };");
 });
+
+test("a recursive schema's definitions become components of their own, referred to by name", async () => {
+  const out = join(scratch, "openapi-client.d.ts");
+  const run = await herald(["generate", "client-types", "--out", out, "-q"], { cwd: join(REPO_ROOT, "test/fixtures/apps/openapi") });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const module = readFileSync(out, "utf8");
+  expect(module).toContain('root: components["schemas"]["tree:save.params.__schema0"];');
+  expect(module).toContain('children?: components["schemas"]["tree:save.params.__schema0"][];');
+  // `$defs` is no param the caller sends.
+  expect(module).not.toContain("$defs");
+});

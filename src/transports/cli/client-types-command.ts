@@ -26,12 +26,17 @@ export async function writeClientTypes(server: HeraldServer, out?: string, respo
     const { deriveResponseSchemas } = require("../../openapi/derived-responses") as typeof import("../../openapi/derived-responses");
     responses = deriveResponseSchemas(server.app.root, server.registry.list()).responses;
   }
-  const text = await renderClientTypes(server.registry, {
+  const { text, actions } = await renderClientTypes(server.registry, {
     globalMiddleware: server.dispatcher.globalMiddleware,
     channels: server.channels.filter(isChannelLike),
     responses,
   });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
-  return { file: relative(server.app.root, path), actions: (text.match(/^ {2}"[^"]+": \{$/gm) ?? []).length };
+  return { file: relative(server.app.root, path), actions };
+}
+
+/** What the CLI prints once the module is written. */
+export function clientTypesWritten(report: ClientTypesReport): string {
+  return `wrote ${report.file}: the types of ${report.actions} action(s) for herald/client\n`;
 }

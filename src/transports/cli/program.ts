@@ -100,9 +100,8 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
         const compiled = writeCompileCache(recorded);
         output.write(`wrote ${compiled.cache}: ${compiled.modules} compiled module(s)\n`);
       }
-      const { writeClientTypes } = require("./client-types-command") as typeof import("./client-types-command");
-      const clientTypes = await writeClientTypes(server, undefined, report.responses);
-      output.write(`wrote ${clientTypes.file}: the types of ${clientTypes.actions} action(s) for herald/client\n`);
+      const { clientTypesWritten, writeClientTypes } = require("./client-types-command") as typeof import("./client-types-command");
+      output.write(clientTypesWritten(await writeClientTypes(server, undefined, report.responses)));
       output.exit(ExitCode.success);
     });
   program.command("mcp", "Serve the app over MCP on stdin/stdout, for desktop MCP clients", {}, async () => {

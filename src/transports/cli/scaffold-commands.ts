@@ -3,7 +3,7 @@ import { ExitCode } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { CommandOutput } from "./action-command";
 import { findCliAppConfig, loadCliServer, noAppError } from "./cli-app";
-import { CLIENT_TYPES_FILE, writeClientTypes } from "./client-types-command";
+import { CLIENT_TYPES_FILE, clientTypesWritten, writeClientTypes } from "./client-types-command";
 import { generate } from "./generate/generate";
 import { generatorsFor } from "./generate/generators";
 import type { PluginGenerator } from "./generate/plugin-generator";
@@ -59,7 +59,7 @@ export function registerGenerateCommand(program: Argv, appDir: string | undefine
       if (args.type === CLIENT_TYPES) {
         const server = await loadCliServer({ appDir: app.root, quiet: true });
         const report = await writeClientTypes(server, args.out === undefined ? undefined : String(args.out));
-        output.write(`wrote ${report.file}: the types of ${report.actions} action(s) for herald/client\n`);
+        output.write(clientTypesWritten(report));
         output.exit(ExitCode.success);
         return;
       }
