@@ -1,9 +1,10 @@
 import type { Config } from "jest";
 
-const config: Config = {
+type ProjectConfig = Exclude<NonNullable<Config["projects"]>[number], string>;
+
+const shared: ProjectConfig = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/fixtures/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json" }],
@@ -16,6 +17,19 @@ const config: Config = {
     "^(\\./.*)\\.js$": "$1",
   },
   setupFiles: ["reflect-metadata"],
+};
+
+const config: Config = {
+  projects: [
+    { ...shared, displayName: "herald", testMatch: ["**/*.test.ts"] },
+    // The HTTP and sample-app suites again, through Express alone (HTTP_FAST_PATH=false).
+    {
+      ...shared,
+      displayName: "express path",
+      testMatch: ["<rootDir>/test/transports/http/**/*.test.ts", "<rootDir>/test/sample-app/**/*.test.ts"],
+      setupFiles: ["reflect-metadata", "<rootDir>/test/support/express-path.ts"],
+    },
+  ],
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   testTimeout: 30_000,
   reporters: ["default", "<rootDir>/test/support/summary-reporter.cjs"],

@@ -5,6 +5,7 @@ import { describeMachine } from "./lib/machine";
 import { markdownReport, textReport } from "./lib/report";
 import { emptyResult, type BenchReport, type ScenarioResult } from "./lib/results";
 import { FULL, SMOKE, Scenario, ScenarioContext, ScenarioSkipped } from "./lib/scenario";
+import { majorOf, subjectNode, useSubjectNode } from "./lib/subject-node";
 import { HERALD_CLI, nodeFlags, REPO_ROOT } from "./lib/subjects";
 import { svgChart } from "./lib/svg";
 import { bootScenario } from "./scenarios/boot";
@@ -28,17 +29,28 @@ interface Options {
   profile: boolean;
 }
 
+/**
+ * Where the results go unless --out= says: one folder per Node.js major of the subjects, so runs
+ * on Node 24 and Node 22 sit side by side; smoke runs under smoke/, which git ignores.
+ */
+function defaultOutDir(smoke: boolean): string {
+  const folder = `node${majorOf(subjectNode.version)}`;
+  return join(REPO_ROOT, "bench/results", ...(smoke ? ["smoke", folder] : [folder]));
+}
+
 function parseOptions(argv: readonly string[]): Options {
   const value = (name: string) => argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const smoke = argv.includes("--smoke");
   const only = value("only")?.split(",").map((id) => id.trim()).filter(Boolean);
   const unknown = only?.filter((id) => !SCENARIOS.some((scenario) => scenario.id === id));
   if (unknown?.length) throw new Error(`Unknown scenario(s) ${unknown.join(", ")}; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
+  const node = value("node");
+  if (node !== undefined) useSubjectNode(node);
   return {
     smoke,
     requireServices: argv.includes("--require-services") || process.env.CI === "true",
     ...(only ? { only } : {}),
-    outDir: resolve(value("out") ?? join(REPO_ROOT, "bench/results", smoke ? "smoke" : "")),
+    outDir: resolve(value("out") ?? defaultOutDir(smoke)),
     profile: argv.includes("--profile"),
   };
 }
@@ -60,6 +72,7 @@ async function main(): Promise<number> {
     servicesRequired: options.requireServices,
     scratchDir,
   };
+  if (subjectNode.command !== process.execPath) context.log(`subjects run on Node.js ${subjectNode.version}: ${subjectNode.command}`);
   const startedAt = new Date();
   const started = performance.now();
   const results: ScenarioResult[] = [];

@@ -1,27 +1,28 @@
-import type { BenchReport, Comparison, ScenarioResult } from "./results";
+import { formatNumber, formatRatioSpread, formatSpread, targetText, verdict } from "./format";
+import type { Machine } from "./machine";
+import type { BenchReport, Column, Comparison, Row, ScenarioResult } from "./results";
 import { labelOf } from "./results";
 
-function formatNumber(value: number | undefined, digits: number): string {
-  if (value === undefined || !Number.isFinite(value)) return "—";
-  return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
+const HOW_TO_READ =
+  "values: median over the rounds (lowest–highest round); ratios: Herald ÷ baseline taken round by round, their median (lowest–highest); targets judged on the median";
 
-export function formatRatio(value: number): string {
-  return Number.isFinite(value) ? `${value.toFixed(2)}×` : "—";
-}
-
-function verdict(met: boolean | undefined): string {
-  if (met === undefined) return "";
-  return met ? "met" : "MISSED";
-}
-
-function targetText(comparison: Comparison): string {
-  if (comparison.target === undefined) return "";
-  return `${comparison.better === "higher" ? "≥" : "≤"} ${comparison.target.toFixed(2)}×`;
+function cell(row: Row, column: Column): string {
+  const spread = { median: row.values[column.key] ?? Number.NaN, min: row.min[column.key] ?? Number.NaN, max: row.max[column.key] ?? Number.NaN };
+  return formatSpread(spread, row.rounds[column.key]?.length ?? 0, column.digits);
 }
 
 function metricTitle(result: ScenarioResult, key: string): string {
   return result.columns.find((column) => column.key === key)?.title ?? key;
+}
+
+function comparisonTitle(result: ScenarioResult, comparison: Comparison): string {
+  return `${labelOf(result, comparison.herald)} ÷ ${labelOf(result, comparison.baseline)} (${metricTitle(result, comparison.metric)})`;
+}
+
+/** "node v22.23.3", and the harness's own version when --node= made them differ. */
+function nodeText(machine: Machine): string {
+  const harness = machine.harnessNode && machine.harnessNode !== machine.node ? ` (load generators on ${machine.harnessNode})` : "";
+  return `${machine.node}${harness}`;
 }
 
 function pad(cells: string[][]): string[] {
@@ -38,20 +39,20 @@ function scenarioHeading(result: ScenarioResult): string {
 export function textReport(report: BenchReport): string {
   const { machine } = report;
   const lines = [
-    `Herald benchmark (${report.mode}) — ${machine.cpuModel}, nproc ${machine.nproc}, node ${machine.node}, ${report.durationSeconds.toFixed(0)} s`,
+    `Herald benchmark (${report.mode}) — ${machine.cpuModel}, nproc ${machine.nproc}, node ${nodeText(machine)}, ${report.durationSeconds.toFixed(0)} s`,
+    HOW_TO_READ,
   ];
   for (const result of report.scenarios) {
     lines.push("", scenarioHeading(result));
     for (const note of result.notes) lines.push(`  note: ${note}`);
     if (result.rows.length) {
       const header = ["subject", ...result.columns.map((column) => column.title)];
-      const body = result.rows.map((row) => [row.label, ...result.columns.map((column) => formatNumber(row.values[column.key], column.digits))]);
+      const body = result.rows.map((row) => [row.label, ...result.columns.map((column) => cell(row, column))]);
       lines.push(...pad([header, ...body]).map((line) => `  ${line}`));
     }
     for (const comparison of result.comparisons) {
-      const what = `${labelOf(result, comparison.herald)} ÷ ${labelOf(result, comparison.baseline)} (${metricTitle(result, comparison.metric)})`;
       const target = comparison.target === undefined ? "" : `  target ${targetText(comparison)}  ${verdict(comparison.met)}`;
-      lines.push(`  ${what}: ${formatRatio(comparison.ratio)}${target}`);
+      lines.push(`  ${comparisonTitle(result, comparison)}: ${formatRatioSpread(comparison)}${target}`);
     }
     for (const item of result.checks) {
       lines.push(`  ${item.label}: ${formatNumber(item.value, 0)} ${item.unit}  target < ${item.limit} ${item.unit}  ${verdict(item.met)}`);
@@ -65,16 +66,16 @@ export function markdownReport(report: BenchReport): string {
   const { machine } = report;
   const lines = [
     `Run: ${report.startedAt}, mode \`${report.mode}\`, ${report.durationSeconds.toFixed(0)} s in all.`,
-    `Machine: ${machine.cpuModel}, \`nproc\` ${machine.nproc}, ${machine.memoryGiB} GiB, Node.js ${machine.node}, ${machine.platform}.`,
+    `Machine: ${machine.cpuModel}, \`nproc\` ${machine.nproc}, ${machine.memoryGiB} GiB, Node.js ${nodeText(machine)}, ${machine.platform}.`,
+    "",
+    `${HOW_TO_READ[0]!.toUpperCase()}${HOW_TO_READ.slice(1)}.`,
     "",
     "| scenario | comparison | ratio | target | |",
     "|---|---|---|---|---|",
   ];
   for (const result of report.scenarios) {
     for (const comparison of result.comparisons) {
-      lines.push(
-        `| ${result.title} | ${labelOf(result, comparison.herald)} ÷ ${labelOf(result, comparison.baseline)} (${metricTitle(result, comparison.metric)}) | ${formatRatio(comparison.ratio)} | ${targetText(comparison)} | ${verdict(comparison.met)} |`,
-      );
+      lines.push(`| ${result.title} | ${comparisonTitle(result, comparison)} | ${formatRatioSpread(comparison)} | ${targetText(comparison)} | ${verdict(comparison.met)} |`);
     }
     for (const item of result.checks) {
       lines.push(`| ${result.title} | ${item.label} | ${formatNumber(item.value, 0)} ${item.unit} | < ${item.limit} ${item.unit} | ${verdict(item.met)} |`);
@@ -90,7 +91,7 @@ export function markdownReport(report: BenchReport): string {
     lines.push(`| subject | ${result.columns.map((column) => column.title).join(" | ")} |`);
     lines.push(`|---|${result.columns.map(() => "---:").join("|")}|`);
     for (const row of result.rows) {
-      lines.push(`| ${row.label} | ${result.columns.map((column) => formatNumber(row.values[column.key], column.digits)).join(" | ")} |`);
+      lines.push(`| ${row.label} | ${result.columns.map((column) => cell(row, column)).join(" | ")} |`);
     }
   }
   return `${lines.join("\n")}\n`;

@@ -1,4 +1,5 @@
 import type { Machine } from "./machine";
+import type { Spread } from "./stats";
 
 export type Better = "higher" | "lower";
 
@@ -14,18 +15,29 @@ export interface Row {
   label: string;
   /** The medians over rounds, by column key. */
   values: Record<string, number>;
-  /** Every round's value of the scenario's main metric, in the order they ran. */
-  rounds: number[];
+  /** The lowest round's value, by column key. */
+  min: Record<string, number>;
+  /** The highest round's value, by column key. */
+  max: Record<string, number>;
+  /** Every round's value, by column key, in the order the rounds ran: round i of every subject ran in the same pass. */
+  rounds: Record<string, number[]>;
 }
 
-/** Herald ÷ baseline on one metric, with the target where it sets one. */
+/**
+ * Herald ÷ baseline on one metric, with its target where one is set. The ratio is taken per
+ * round (Herald's round i over the baseline's round i, measured back to back), so a slow spell of
+ * the machine divides out instead of landing on one side of a ratio of medians.
+ */
 export interface Comparison {
   herald: string;
   baseline: string;
   metric: string;
   better: Better;
-  ratio: number;
-  /** higher: ratio ≥ target; lower: ratio ≤ target. */
+  /** The median of the per-round ratios (judged against the target) and the lowest and highest round's. */
+  ratio: Spread;
+  /** Every round's ratio, in the order the rounds ran. */
+  rounds: number[];
+  /** higher: median ratio ≥ target; lower: median ratio ≤ target. */
   target?: number;
   met?: boolean;
 }
@@ -62,25 +74,6 @@ export interface BenchReport {
 
 export function emptyResult(id: string, title: string, settings: Record<string, unknown>): ScenarioResult {
   return { id, title, status: "ran", notes: [], settings, columns: [], rows: [], comparisons: [], checks: [] };
-}
-
-export function compare(
-  rows: readonly Row[],
-  herald: string,
-  baseline: string,
-  metric: string,
-  better: Better,
-  target?: number,
-): Comparison {
-  const heraldValue = rows.find((row) => row.subject === herald)?.values[metric] ?? Number.NaN;
-  const baselineValue = rows.find((row) => row.subject === baseline)?.values[metric] ?? Number.NaN;
-  const value = Number.isFinite(heraldValue) && Number.isFinite(baselineValue) && baselineValue !== 0 ? heraldValue / baselineValue : Number.NaN;
-  const comparison: Comparison = { herald, baseline, metric, better, ratio: value };
-  if (target !== undefined) {
-    comparison.target = target;
-    comparison.met = better === "higher" ? value >= target : value <= target;
-  }
-  return comparison;
 }
 
 export function check(label: string, value: number, unit: string, limit: number): Check {

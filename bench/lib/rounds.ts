@@ -1,5 +1,5 @@
 import type { Column, Row } from "./results";
-import { median, rotated } from "./stats";
+import { rotated, spreadOf } from "./stats";
 
 export interface Subject {
   subject: string;
@@ -29,11 +29,19 @@ export async function alternate<S extends Subject>(
   return samples;
 }
 
-/** One row per subject: the median of each column over the rounds, and the main metric's rounds. */
-export function rowsOf(subjects: readonly Subject[], samples: Map<string, Sample[]>, columns: readonly Column[], main: string): Row[] {
+/** One row per subject: every column's value in each round, and its median, lowest and highest. */
+export function rowsOf(subjects: readonly Subject[], samples: Map<string, Sample[]>, columns: readonly Column[]): Row[] {
   return subjects.map(({ subject, label }) => {
     const taken = samples.get(subject) ?? [];
-    const values = Object.fromEntries(columns.map((column) => [column.key, median(taken.map((sample) => sample[column.key]!))]));
-    return { subject, label, values, rounds: taken.map((sample) => sample[main]!) };
+    const rounds = Object.fromEntries(columns.map((column) => [column.key, taken.map((sample) => sample[column.key] ?? Number.NaN)]));
+    const spreads = columns.map((column) => [column.key, spreadOf(rounds[column.key]!)] as const);
+    return {
+      subject,
+      label,
+      values: Object.fromEntries(spreads.map(([key, spread]) => [key, spread.median])),
+      min: Object.fromEntries(spreads.map(([key, spread]) => [key, spread.min])),
+      max: Object.fromEntries(spreads.map(([key, spread]) => [key, spread.max])),
+      rounds,
+    };
   });
 }

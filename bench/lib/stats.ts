@@ -6,6 +6,20 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** A value over the rounds: their median, and the lowest and the highest round's value. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** The spread of the finite values: a round that measured nothing (NaN) does not widen it. */
+export function spreadOf(values: readonly number[]): Spread {
+  const finite = values.filter(Number.isFinite);
+  if (!finite.length) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
+  return { median: median(finite), min: Math.min(...finite), max: Math.max(...finite) };
+}
+
 /** The nearest-rank percentile of already sorted values, `p` in 0..100. */
 export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number {
   if (!sorted.length) return Number.NaN;

@@ -1,5 +1,6 @@
-import { join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import type { ProcessSpec } from "./processes";
+import { subjectNode } from "./subject-node";
 
 export const REPO_ROOT = resolve(__dirname, "../..");
 export const HERALD_CLI = join(REPO_ROOT, "dist/cli-entry.js");
@@ -16,11 +17,12 @@ export const nodeFlags: NodeFlags = { herald: [] };
 
 /**
  * A clean environment: the user's REDIS_URL or LOG_LEVEL must not change what is measured.
- * Servers run as in production.
+ * Servers run as in production. The subjects' Node.js comes first on PATH, so that anything a
+ * subject starts as `node` runs on the same version as the subject.
  */
 function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH,
+    PATH: [dirname(subjectNode.command), process.env.PATH].filter(Boolean).join(delimiter),
     HOME: process.env.HOME,
     NODE_ENV: "production",
     ...extra,
@@ -55,7 +57,7 @@ export function heraldSpec(label: string, options: HeraldSpecOptions = {}): Proc
   const preload = options.gcHook ? ["--expose-gc", "-r", GC_ON_SIGNAL] : [];
   return {
     label,
-    command: process.execPath,
+    command: subjectNode.command,
     args: [...nodeFlags.herald, ...preload, HERALD_CLI, ...(options.args ?? ["start"])],
     cwd: options.appDir ?? BENCH_APP,
     env: heraldEnv(options.env),
@@ -67,7 +69,7 @@ export function baselineSpec(label: string, file: string, env: NodeJS.ProcessEnv
   const preload = gcHook ? ["--expose-gc", "-r", GC_ON_SIGNAL] : [];
   return {
     label,
-    command: process.execPath,
+    command: subjectNode.command,
     args: [...preload, "-r", "@swc-node/register", join(REPO_ROOT, "bench/servers", file)],
     cwd: REPO_ROOT,
     env: baseEnv(env),

@@ -1,18 +1,20 @@
 import type { BenchReport } from "./results";
 import { labelOf } from "./results";
-import { formatRatio } from "./report";
+import { formatRatioSpread } from "./format";
 
 interface Bar {
   label: string;
   /** Where the bar ends on the scale; 1.0 is the reference. */
   value: number;
+  /** The lowest and highest round, drawn as a whisker across the bar's end. */
+  range?: { low: number; high: number };
   /** Written after the bar. */
   text: string;
   target?: number;
   met?: boolean;
 }
 
-const WIDTH = 980;
+const WIDTH = 1060;
 const LABEL_WIDTH = 370;
 const BAR_AREA = 360;
 const ROW = 26;
@@ -29,7 +31,7 @@ function niceMax(values: readonly number[]): number {
 
 /** One panel of horizontal bars against a scale whose 1.0 is drawn dashed. */
 function panel(title: string, subtitle: string, bars: readonly Bar[], top: number): { svg: string; height: number } {
-  const max = niceMax(bars.flatMap((bar) => [bar.value, bar.target ?? 0]));
+  const max = niceMax(bars.flatMap((bar) => [bar.value, bar.target ?? 0, bar.range?.high ?? 0]));
   const x = (value: number) => LABEL_WIDTH + (Math.max(0, Math.min(value, max)) / max) * BAR_AREA;
   const parts = [
     `<text x="16" y="${top + 18}" font-size="15" font-weight="bold" fill="${COLORS.text}">${escape(title)}</text>`,
@@ -54,6 +56,15 @@ function panel(title: string, subtitle: string, bars: readonly Bar[], top: numbe
       `<rect x="${LABEL_WIDTH}" y="${y + 5}" width="${Math.max(0, end - LABEL_WIDTH)}" height="${ROW - 10}" fill="${color}" rx="2"/>`,
       `<text x="${LABEL_WIDTH + BAR_AREA + 14}" y="${y + 16}" font-size="11" fill="${COLORS.text}">${escape(bar.text)}</text>`,
     );
+    if (bar.range && Number.isFinite(bar.range.low) && Number.isFinite(bar.range.high)) {
+      const [low, high] = [x(bar.range.low), x(bar.range.high)];
+      const middle = y + ROW / 2;
+      parts.push(
+        `<line x1="${low}" y1="${middle}" x2="${high}" y2="${middle}" stroke="#000" stroke-opacity="0.6"/>`,
+        `<line x1="${low}" y1="${middle - 4}" x2="${low}" y2="${middle + 4}" stroke="#000" stroke-opacity="0.6"/>`,
+        `<line x1="${high}" y1="${middle - 4}" x2="${high}" y2="${middle + 4}" stroke="#000" stroke-opacity="0.6"/>`,
+      );
+    }
     if (bar.target !== undefined) {
       const tx = x(bar.target);
       parts.push(`<line x1="${tx}" y1="${y + 2}" x2="${tx}" y2="${y + ROW - 2}" stroke="#000" stroke-width="2"/>`);
@@ -73,10 +84,12 @@ export function svgChart(report: BenchReport): string {
     for (const comparison of result.comparisons) {
       const higher = comparison.better === "higher";
       const metric = result.columns.find((column) => column.key === comparison.metric)?.title ?? comparison.metric;
+      const { median, min, max } = comparison.ratio;
       relative.push({
         label: `${result.title}, ${metric}`,
-        value: higher ? comparison.ratio : 1 / comparison.ratio,
-        text: `${labelOf(result, comparison.herald)} ÷ ${labelOf(result, comparison.baseline)} = ${formatRatio(comparison.ratio)}`,
+        value: higher ? median : 1 / median,
+        ...(comparison.rounds.length > 1 ? { range: higher ? { low: min, high: max } : { low: 1 / max, high: 1 / min } } : {}),
+        text: `${labelOf(result, comparison.herald)} ÷ ${labelOf(result, comparison.baseline)} = ${formatRatioSpread(comparison)}`,
         ...(comparison.target !== undefined ? { target: higher ? comparison.target : 1 / comparison.target } : {}),
         ...(comparison.met !== undefined ? { met: comparison.met } : {}),
       });
@@ -94,7 +107,7 @@ export function svgChart(report: BenchReport): string {
   const header = `Herald benchmark, ${report.startedAt.slice(0, 10)} — ${machine.cpuModel}, nproc ${machine.nproc}, node ${machine.node}`;
   const first = panel(
     "Herald relative to each baseline",
-    "1.00 = as good as the baseline, higher is better: the throughput ratio, or baseline ÷ Herald for CPU, time and memory. Black tick: target.",
+    "1.00 = as good as the baseline, higher is better: the throughput ratio, or baseline ÷ Herald for CPU, time, latency and memory. Median of the per-round ratios; whisker: lowest–highest round; black tick: target.",
     relative,
     30,
   );

@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { percentileOfSorted } from "../lib/stats";
+import { Latencies } from "./latencies";
 
 export interface WsLoad {
   url: string;
@@ -31,7 +31,7 @@ function open(url: string): Promise<WebSocket> {
  */
 export async function measureWebSocket(load: WsLoad): Promise<WsMeasure> {
   const sockets = await Promise.all(Array.from({ length: load.clients }, () => open(load.url)));
-  const latencies: number[] = [];
+  const latencies = new Latencies();
   let failure: Error | undefined;
   const started = performance.now();
   const deadline = started + load.durationSeconds * 1000;
@@ -54,7 +54,7 @@ export async function measureWebSocket(load: WsLoad): Promise<WsMeasure> {
               failure ??= new Error(`Unexpected reply to message ${expected}: ${String(data).slice(0, 300)}`);
               return resolve();
             }
-            latencies.push(performance.now() - sentAt);
+            latencies.add(performance.now() - sentAt);
             sendNext();
           });
           socket.once("close", () => resolve());
@@ -65,12 +65,10 @@ export async function measureWebSocket(load: WsLoad): Promise<WsMeasure> {
   const elapsedSeconds = (performance.now() - started) / 1000;
   await Promise.all(sockets.map((socket) => closeSocket(socket)));
   if (failure) throw failure;
-  const sorted = Float64Array.from(latencies).sort();
   return {
-    roundTrips: latencies.length,
-    messagesPerSecond: latencies.length / elapsedSeconds,
-    p50Ms: percentileOfSorted(sorted, 50),
-    p99Ms: percentileOfSorted(sorted, 99),
+    roundTrips: latencies.count,
+    messagesPerSecond: latencies.count / elapsedSeconds,
+    ...latencies.percentiles(),
   };
 }
 

@@ -8,16 +8,17 @@ import type { HeraldServer } from "../../src/core/server";
 import { BENCH_APP, heraldEnv } from "../lib/subjects";
 import { median } from "../lib/stats";
 import { ECHO_PATH, ECHO_QUERY, echoInputs, echoResponse } from "../shared/echo";
+import { nodeEcho } from "../shared/node-echo";
 import { countRequest } from "../shared/request-counter";
 
 /**
  * The CPU of one HTTP echo request in one process, server and client together: the bench app on
  * Herald (from src/, compiled by SWC as it loads, so no build is needed) or the raw Express 5
- * baseline, driven over a loopback socket by a client that pipelines requests in batches. The
+ * baseline or raw node:http, driven over a loopback socket by a client that pipelines requests in batches. The
  * client's share is the same for every subject, so differences are the servers'; `--cpu-prof`
  * gives a profile without the other processes of the full benchmark.
  *
- *   node -r @swc-node/register bench/micro/http.ts [--subject=herald|express] [--requests=20000] [--repeats=7] [--batch=32] [--connections=4]
+ *   [HTTP_FAST_PATH=false] node -r @swc-node/register bench/micro/http.ts [--subject=herald|express|node] [--requests=20000] [--repeats=7] [--batch=32] [--connections=4]
  */
 function option(name: string, fallback: string): string {
   const given = process.argv.find((argument) => argument.startsWith(`--${name}=`));
@@ -54,15 +55,16 @@ async function listen(server: Server): Promise<number> {
 }
 
 async function startSubject(): Promise<{ port: number; stop(): Promise<void> }> {
-  if (subject === "express") {
-    const server = expressBaseline();
+  if (subject === "express" || subject === "node") {
+    const server = subject === "node" ? createServer(nodeEcho) : expressBaseline();
     const port = await listen(server);
     return { port, stop: () => new Promise((resolve) => server.close(() => resolve())) };
   }
   const herald: HeraldServer = await createHerald({
     appDir: BENCH_APP,
     runMode: RUN_MODE.server,
-    env: heraldEnv({ PORT: "0" }),
+    // HTTP_FAST_PATH=false measures the Express path.
+    env: heraldEnv({ PORT: "0", ...(process.env.HTTP_FAST_PATH ? { HTTP_FAST_PATH: process.env.HTTP_FAST_PATH } : {}) }),
     overrides: [],
     logDestination: openSync("/dev/null", "w"),
   }).start();

@@ -5,6 +5,7 @@ import { freePort, runToExit, ServerProcess } from "../lib/processes";
 import { check, emptyResult, type Column } from "../lib/results";
 import { alternate, rowsOf, type Subject } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
+import { subjectNode } from "../lib/subject-node";
 import { heraldEnv, heraldSpec, HERALD_CLI } from "../lib/subjects";
 
 interface BootSubject extends Subject {
@@ -30,7 +31,7 @@ export const bootScenario: Scenario = {
     for (const actions of settings.boot.sizes) {
       const appDir = join(scratchDir, `boot-${actions}`);
       writeGeneratedApp(appDir, actions);
-      const build = await runToExit({ label: "herald build", command: process.execPath, args: [HERALD_CLI, "build"], cwd: appDir, env: heraldEnv() }, 120_000);
+      const build = await runToExit({ label: "herald build", command: subjectNode.command, args: [HERALD_CLI, "build"], cwd: appDir, env: heraldEnv() }, 120_000);
       const caches = [".herald/openapi-cache.json", ".herald/compile-cache.json"];
       if (build.code !== 0 || !caches.every((cache) => existsSync(join(appDir, cache)))) {
         throw new Error(`herald build of the ${actions}-action app failed (${build.code}): ${build.stderr.trim() || build.stdout}`);
@@ -57,7 +58,7 @@ export const bootScenario: Scenario = {
       log,
     );
     result.columns = COLUMNS;
-    result.rows = rowsOf(subjects, samples, COLUMNS, "ms");
+    result.rows = rowsOf(subjects, samples, COLUMNS);
     const largest = result.rows.find((row) => row.subject === "boot-1000");
     if (largest) {
       result.checks = [check("1000 actions, boot", largest.values.ms!, "ms", 1500), check("1000 actions, RSS", largest.values.rssMb!, "MB", 200)];

@@ -1,7 +1,9 @@
 import { runToExit } from "../lib/processes";
-import { check, compare, emptyResult, type Column } from "../lib/results";
+import { compare } from "../lib/comparison";
+import { check, emptyResult, type Column } from "../lib/results";
 import { alternate, rowsOf, type Subject } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
+import { subjectNode } from "../lib/subject-node";
 import { BENCH_APP, heraldEnv, HERALD_CLI } from "../lib/subjects";
 
 interface CliSubject extends Subject {
@@ -43,7 +45,7 @@ export const cliScenario: Scenario = {
       SUBJECTS,
       settings.cli.runs,
       async (subject) => {
-        const run = await runToExit({ label: subject.label, command: process.execPath, args: subject.args, cwd: BENCH_APP, env: heraldEnv() }, 60_000);
+        const run = await runToExit({ label: subject.label, command: subjectNode.command, args: subject.args, cwd: BENCH_APP, env: heraldEnv() }, 60_000);
         if (run.code !== 0) throw new Error(`${subject.label} exited with ${run.code}: ${run.stderr.trim() || run.stdout.slice(0, 300)}`);
         subject.verify(run.stdout);
         return { ms: run.ms };
@@ -51,7 +53,7 @@ export const cliScenario: Scenario = {
       log,
     );
     result.columns = COLUMNS;
-    result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "ms");
+    result.rows = rowsOf(SUBJECTS, samples, COLUMNS);
     result.comparisons = [compare(result.rows, "help", "node", "ms", "lower"), compare(result.rows, "status", "node", "ms", "lower")];
     result.checks = [check("herald --help", result.rows[0]!.values.ms!, "ms", 400)];
     result.notes.push(`median of ${settings.cli.runs} runs each, alternating, from spawn to exit; herald status -q loads the bench app in CLI mode`);

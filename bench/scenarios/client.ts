@@ -4,9 +4,11 @@ import { gzipSync } from "node:zlib";
 import { minify } from "@swc/core";
 import { writeGeneratedApp, generatedActionName } from "../lib/generated-app";
 import { runToExit } from "../lib/processes";
-import { check, compare, emptyResult, type Column } from "../lib/results";
+import { compare } from "../lib/comparison";
+import { check, emptyResult, type Column } from "../lib/results";
 import { alternate, rowsOf, type Subject } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
+import { subjectNode } from "../lib/subject-node";
 import { heraldEnv, HERALD_CLI, REPO_ROOT } from "../lib/subjects";
 
 const COLUMNS: Column[] = [
@@ -85,7 +87,7 @@ export const clientScenario: Scenario = {
       subjects,
       settings.client.runs,
       async (subject) => {
-        const run = await runToExit({ label: subject.label, command: process.execPath, args: subject.args, cwd: appDir, env: heraldEnv() }, 180_000);
+        const run = await runToExit({ label: subject.label, command: subjectNode.command, args: subject.args, cwd: appDir, env: heraldEnv() }, 180_000);
         if (run.code !== 0) throw new Error(`${subject.label} exited with ${run.code}: ${run.stdout.slice(0, 600)}${run.stderr.slice(-600)}`);
         const peak = /max-rss-kib=(\d+)\s*$/.exec(run.stderr);
         return { ms: run.ms, peakMb: peak ? Number(peak[1]) / MB : Number.NaN };
@@ -93,7 +95,7 @@ export const clientScenario: Scenario = {
       log,
     );
     result.columns = COLUMNS;
-    result.rows = rowsOf(subjects, samples, COLUMNS, "ms");
+    result.rows = rowsOf(subjects, samples, COLUMNS);
     result.comparisons = [compare(result.rows, "tsc-client", "tsc-baseline", "ms", "lower")];
     const bytes = await clientBytes();
     const tsc = result.rows.find((row) => row.subject === "tsc-client")!.values.ms!;

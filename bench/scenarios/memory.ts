@@ -3,7 +3,8 @@ import type WebSocket from "ws";
 import { probeWebSocket } from "../load/ws-probe";
 import { openIdleSockets } from "../load/ws-round-trips";
 import { freePort, ProcessSpec, ServerProcess } from "../lib/processes";
-import { compare, emptyResult, type Column } from "../lib/results";
+import { compare } from "../lib/comparison";
+import { emptyResult, type Column } from "../lib/results";
 import { alternate, rowsOf, type Subject } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
 import { baselineSpec, heraldSpec } from "../lib/subjects";
@@ -66,7 +67,7 @@ export const memoryScenario: Scenario = {
       log,
     );
     result.columns = COLUMNS;
-    result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "perConnection");
+    result.rows = rowsOf(SUBJECTS, samples, COLUMNS);
     result.comparisons = [compare(result.rows, "herald", "ws", "perConnection", "lower")];
     result.notes.push(`${connections} idle connections; RSS read after a full GC in the server; a fresh server per round`);
     return result;

@@ -2,9 +2,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import BeeQueue from "bee-queue";
 import { Redis } from "ioredis";
 import { ProcessSpec, runToExit, ServerProcess } from "../lib/processes";
-import { compare, emptyResult, type Column } from "../lib/results";
+import { compare } from "../lib/comparison";
+import { emptyResult, type Column } from "../lib/results";
 import { alternate, rowsOf, type Subject } from "../lib/rounds";
 import { Scenario, ScenarioSkipped } from "../lib/scenario";
+import { subjectNode } from "../lib/subject-node";
 import { baselineSpec, BENCH_APP, heraldEnv, heraldSpec, HERALD_CLI } from "../lib/subjects";
 import { TASK_QUEUE } from "../shared/job";
 
@@ -35,7 +37,7 @@ const SUBJECTS: TaskSubject[] = [
     async fill(prefix, jobs) {
       // Through the app's own bench:fill action (TaskService.enqueue), from the CLI.
       const env = heraldEnv({ REDIS_URL, TASKS_DRIVER: "redis", TASKS_PREFIX: prefix });
-      const run = await runToExit({ label: "herald bench:fill", command: process.execPath, args: [HERALD_CLI, "bench:fill", "--count", String(jobs), "-q"], cwd: BENCH_APP, env }, 120_000);
+      const run = await runToExit({ label: "herald bench:fill", command: subjectNode.command, args: [HERALD_CLI, "bench:fill", "--count", String(jobs), "-q"], cwd: BENCH_APP, env }, 120_000);
       if (run.code !== 0) throw new Error(`herald bench:fill failed (${run.code}): ${run.stderr.trim() || run.stdout.slice(0, 500)}`);
       // Herald's bee-queue driver keeps its queues under "<TASKS_PREFIX>:q".
       return `${prefix}:q`;
@@ -149,7 +151,7 @@ export const tasksScenario: Scenario = {
         log,
       );
       result.columns = COLUMNS;
-      result.rows = rowsOf(SUBJECTS, samples, COLUMNS, "jps");
+      result.rows = rowsOf(SUBJECTS, samples, COLUMNS);
       result.comparisons = [compare(result.rows, "herald", "bee-queue", "jps", "higher", 0.9), compare(result.rows, "herald", "bee-queue", "cpuUs", "lower")];
       result.notes.push(
         `${jobs} jobs queued before the worker starts, concurrency ${concurrency}, Redis ${REDIS_URL}; timed from the first job taken to the queue empty; Herald logs one JSON line per job to /dev/null`,

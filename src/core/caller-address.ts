@@ -8,7 +8,8 @@ export type TrustProxy = boolean | number | string;
 /** The address of the client behind a request that arrived over the network, as the trusted proxies report it. */
 export type CallerAddress = (request: IncomingMessage) => string | undefined;
 
-function compileTrust(trust: true | number | string): (address: string, hop: number) => boolean {
+/** Whether the proxy at `address`, `hop` hops from this server, is trusted: as Express's `trust proxy` setting compiles it. */
+export function compileTrust(trust: true | number | string): (address: string, hop: number) => boolean {
   if (trust === true) return () => true;
   if (typeof trust === "number") return (_address, hop) => hop < trust;
   try {

@@ -50,7 +50,7 @@ describe("the benchmark harness, in smoke mode", () => {
   it("reports a median row per subject and a ratio for every comparison", () => {
     const subjects = Object.fromEntries(report.scenarios.map((scenario) => [scenario.id, scenario.rows.map((row) => row.subject)]));
     expect(subjects).toEqual({
-      http: ["herald", "express", "node", "nest"],
+      http: ["herald", "node", "fastify", "express", "nest"],
       websocket: ["herald", "ws"],
       tasks: ["herald", "bee-queue"],
       boot: ["boot-10"],
@@ -60,25 +60,47 @@ describe("the benchmark harness, in smoke mode", () => {
     });
     for (const scenario of report.scenarios) {
       for (const row of scenario.rows) {
-        expect(row.rounds).toHaveLength(1);
-        for (const column of scenario.columns) expect(Number.isFinite(row.values[column.key])).toBe(true);
+        for (const column of scenario.columns) {
+          expect(row.rounds[column.key]).toHaveLength(1);
+          expect([row.min[column.key], row.max[column.key]]).toEqual([row.values[column.key], row.values[column.key]]);
+          expect(Number.isFinite(row.values[column.key])).toBe(true);
+        }
       }
-      for (const comparison of scenario.comparisons) expect(Number.isFinite(comparison.ratio)).toBe(true);
+      for (const comparison of scenario.comparisons) {
+        expect(comparison.rounds).toHaveLength(1);
+        expect(Number.isFinite(comparison.ratio.median)).toBe(true);
+        expect([comparison.ratio.min, comparison.ratio.max]).toEqual([comparison.ratio.median, comparison.ratio.median]);
+      }
     }
-    const http = report.scenarios.find((scenario) => scenario.id === "http")!;
-    expect(http.comparisons.map((comparison) => [comparison.baseline, comparison.target])).toEqual(
-      expect.arrayContaining([
-        ["express", 0.85],
-        ["nest", 1],
-      ]),
-    );
   });
 
-  it("describes the machine it ran on", () => {
+  it("sets the targets on the median ratios and judges each", () => {
+    const targets = report.scenarios.flatMap((scenario) =>
+      scenario.comparisons
+        .filter((comparison) => comparison.target !== undefined)
+        .map((comparison) => [scenario.id, comparison.baseline, comparison.metric, comparison.target]),
+    );
+    expect(targets).toEqual([
+      ["http", "node", "rps", 0.75],
+      ["http", "fastify", "rps", 1],
+      ["http", "express", "rps", 1.3],
+      ["http", "nest", "rps", 1.5],
+      ["http", "node", "p99", 1.5],
+      ["websocket", "ws", "mps", 0.95],
+      ["websocket", "ws", "p99", 1.5],
+      ["tasks", "bee-queue", "jps", 0.9],
+    ]);
+    for (const comparison of report.scenarios.flatMap((scenario) => scenario.comparisons)) {
+      expect(typeof comparison.met).toBe(comparison.target === undefined ? "undefined" : "boolean");
+    }
+  });
+
+  it("describes the machine it ran on, with the subjects' Node.js", () => {
     expect(report.machine).toEqual({
       cpuModel: expect.any(String),
       nproc: expect.any(Number),
       node: process.version,
+      harnessNode: process.version,
       platform: expect.any(String),
       memoryGiB: expect.any(Number),
     });
@@ -86,11 +108,13 @@ describe("the benchmark harness, in smoke mode", () => {
 
   it("prints the table and writes the chart and the Markdown tables", () => {
     expect(run.stdout).toContain("Herald benchmark (smoke)");
-    expect(run.stdout).toMatch(/Herald ÷ raw Express 5 \(req\/s\): \d+\.\d\d×/);
+    expect(run.stdout).toMatch(/Herald ÷ raw Express 5 \(req\/s\): \d+\.\d\d×  target ≥ 1\.30×  (met|missed)/);
+    expect(run.stdout).toMatch(/Herald ÷ Fastify 5 \(req\/s\): \d+\.\d\d×/);
+    expect(run.stdout).toMatch(/Herald ÷ raw node:http \(p99 ms\): \d+\.\d\d×  target ≤ 1\.50×  (met|missed)/);
     const svg = readFileSync(join(outDir, "latest.svg"), "utf8");
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).toContain("HTTP action, req/s");
     expect(svg).toMatch(/Herald ÷ raw Express 5 = \d+\.\d\d×/);
-    expect(readFileSync(join(outDir, "latest.md"), "utf8")).toContain("| HTTP action | Herald ÷ raw Express 5 (req/s) |");
+    expect(readFileSync(join(outDir, "latest.md"), "utf8")).toMatch(/\| HTTP action \| Herald ÷ raw Express 5 \(req\/s\) \| \d+\.\d\d× \| ≥ 1\.30× \| (met|missed) \|/);
   });
 });

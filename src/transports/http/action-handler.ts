@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
@@ -17,6 +18,17 @@ export interface ActionHandlerContext {
   origin: RequestOrigin;
 }
 
+/** Appends a `Set-Cookie` to those already set, as Express's `res.append` does. */
+function appendCookie(res: ServerResponse, header: string): void {
+  const before = res.getHeader("Set-Cookie");
+  if (before === undefined) res.setHeader("Set-Cookie", header);
+  else res.setHeader("Set-Cookie", Array.isArray(before) ? [...before, header] : [String(before), header]);
+}
+
+function setHeaders(res: ServerResponse, headers: Record<string, string>): void {
+  for (const name in headers) res.setHeader(name, String(headers[name]));
+}
+
 function hasAny(headers: Record<string, string>): boolean {
   for (const _ in headers) return true;
   return false;
@@ -34,26 +46,26 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
   const sessions = server.container.resolve(SessionManager);
   const { production } = server.config;
   const logger = server.logger;
-  return async (req, res, routeParams) => {
+  return async (req, res, routeParams, query, requestId) => {
     // An answer may depend on the session or the caller: no cache keeps it, unless the action says otherwise (connection.responseHeaders).
     res.setHeader("Cache-Control", "no-store");
     const read = readBody(req, res);
     const body = read instanceof Promise ? await read : read;
-    const params = mergeParams(paramsBounds, routeParams, req.query, body.fields, body.files);
+    const params = mergeParams(paramsBounds, routeParams, query, body.fields, body.files);
     const found = sessions.fromCookieHeader(req.headers.cookie);
     const session = found instanceof Promise ? await found : found;
     const connection = new Connection({
       type: CONNECTION_TYPE.web,
       remoteAddress: origin.address(req) || undefined,
-      requestId: res.locals.requestId as string,
+      requestId,
       session,
       incomingHeaders: req.headers,
     });
     const controller = tracker.controller(res);
     const result = await server.dispatcher.run(entry.name, params, connection, { controller });
     const cookie = sessions.cookieChange(session);
-    if (cookie.kind !== "none" && !res.headersSent) res.append("Set-Cookie", cookie.header);
-    if (hasAny(connection.responseHeaders) && !res.headersSent && !(result.response instanceof Response)) res.set(connection.responseHeaders);
+    if (cookie.kind !== "none" && !res.headersSent) appendCookie(res, cookie.header);
+    if (hasAny(connection.responseHeaders) && !res.headersSent && !(result.response instanceof Response)) setHeaders(res, connection.responseHeaders);
     const writing = writeResult(res, result, {
       signal: controller.signal,
       production,

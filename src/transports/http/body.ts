@@ -1,5 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseForm } from "node:querystring";
+import typeis from "type-is";
 import type { z } from "zod";
 import { ErrorType, TypedError } from "../../core/errors";
 import { assertJsonTextBounds } from "../../core/json-text-bounds";
@@ -14,7 +16,7 @@ export interface RequestBody {
 }
 
 /** A request without a body is answered at once, not as a promise: most requests carry none. */
-export type BodyReader = (req: Request, res: Response) => RequestBody | Promise<RequestBody>;
+export type BodyReader = (req: IncomingMessage, res: ServerResponse) => RequestBody | Promise<RequestBody>;
 
 export interface BodyLimits {
   /** Largest JSON or urlencoded body, and largest multipart text field, in bytes. */
@@ -26,8 +28,9 @@ export interface BodyLimits {
   paramsBounds: ParamsBounds;
 }
 
-function run(parser: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+/** Runs an Express middleware (multer) on the request; it reads only what node:http gives. */
+function run(parser: RequestHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => parser(req as Request, res as Response, (error?: unknown) => (error ? reject(error) : resolve())));
 }
 
 /** multer's codes for a body that went over one of its limits; its other codes are about form. */
@@ -67,12 +70,12 @@ const NO_BODY: RequestBody = Object.freeze({ fields: undefined, files: NO_FILES 
  * when it sends Transfer-Encoding or Content-Length). Asking first spares the readers, and their
  * promises, on each GET.
  */
-export function hasBody(req: Request): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined || !Number.isNaN(Number(req.headers["content-length"]));
 }
 
 /** A body known to be empty before it is read; a chunked one is only known once read. */
-function declaredEmpty(req: Request): boolean {
+function declaredEmpty(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] === undefined && Number(req.headers["content-length"]) === 0;
 }
 
@@ -80,7 +83,7 @@ export const JSON_TYPES = ["application/json", "application/*+json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const MULTIPART_TYPE = "multipart/form-data";
 
-function assertUtf8(req: Request): void {
+function assertUtf8(req: IncomingMessage): void {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
   if (charset && charset !== "utf-8" && charset !== "utf8") throw malformedBody(`Unsupported charset "${charset}": send utf-8`);
 }
@@ -104,27 +107,27 @@ function assertObject(fields: unknown): void {
  * A JSON body, read up to the body limit and parsed once, undefined when empty; its text is
  * first scanned for the params bounds, so that a body of too many keys costs no parse.
  */
-export async function readJsonBody(req: Request, res: Response, limits: BodyLimits): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<unknown> {
   assertUtf8(req);
   const bytes = await readLimitedBody(req, res, limits.bodyLimit);
   assertJsonTextBounds(bytes, limits.paramsBounds);
   return parseJson(bytes.toString("utf8"));
 }
 
-async function readJsonFields(req: Request, res: Response, limits: BodyLimits): Promise<RequestBody> {
+async function readJsonFields(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<RequestBody> {
   const fields = await readJsonBody(req, res, limits);
   assertObject(fields);
   return { fields, files: NO_FILES };
 }
 
-async function readFormFields(req: Request, res: Response, limits: BodyLimits): Promise<RequestBody> {
+async function readFormFields(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<RequestBody> {
   assertUtf8(req);
   const bytes = await readLimitedBody(req, res, limits.bodyLimit);
   // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
   return { fields: parseForm(bytes.toString("utf8"), undefined, undefined, { maxKeys: 0 }), files: NO_FILES };
 }
 
-async function readMultipart(req: Request, res: Response, parser: RequestHandler, limit: number): Promise<RequestBody> {
+async function readMultipart(req: IncomingMessage, res: ServerResponse, parser: RequestHandler, limit: number): Promise<RequestBody> {
   try {
     await run(parser, req, res);
   } catch (thrown) {
@@ -132,7 +135,8 @@ async function readMultipart(req: Request, res: Response, parser: RequestHandler
     if (error.status === 413) throw refuseOversize(req, res, limit);
     throw error;
   }
-  return { fields: req.body as unknown, files: filesByField(req.files as Express.Multer.File[] | undefined) };
+  const parsed = req as Request;
+  return { fields: parsed.body as unknown, files: filesByField(parsed.files as Express.Multer.File[] | undefined) };
 }
 
 /**
@@ -140,7 +144,7 @@ async function readMultipart(req: Request, res: Response, parser: RequestHandler
  * most the body limit, or it was refused 413) is drained by the HTTP server after the answer; a
  * chunked one has no end in sight, so its connection closes lingering, as for a 413.
  */
-function unsupportedMediaType(req: Request, res: Response, accepted: readonly string[]): TypedError {
+function unsupportedMediaType(req: IncomingMessage, res: ServerResponse, accepted: readonly string[]): TypedError {
   if (req.headers["content-length"] === undefined) closeLingeringAfterAnswer(req, res);
   const sent = req.headers["content-type"]?.split(";")[0]?.trim();
   const reads = `${accepted.slice(0, -1).join(", ")} or ${accepted.at(-1)}`;
@@ -172,8 +176,8 @@ export function bodyReaderFor(inputs: z.ZodType | undefined, limits: BodyLimits)
   const multipart = takesFiles(inputs) ? multipartParser(fileLimit, bodyLimit, maxFiles) : undefined;
   const readable = multipart ? [...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE] : [...JSON_TYPES, FORM_TYPE];
   const accepted = ["application/json", FORM_TYPE, ...(multipart ? [MULTIPART_TYPE] : [])];
-  const read = (req: Request, res: Response): RequestBody | Promise<RequestBody> => {
-    const type = req.is(readable);
+  const read = (req: IncomingMessage, res: ServerResponse): RequestBody | Promise<RequestBody> => {
+    const type = typeis(req, readable);
     const limit = type === MULTIPART_TYPE ? fileLimit : bodyLimit;
     if (Number(req.headers["content-length"]) > limit) throw refuseOversize(req, res, limit);
     if (!type) {

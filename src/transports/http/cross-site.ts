@@ -1,4 +1,5 @@
-import type { Request, RequestHandler } from "express";
+import type { IncomingMessage } from "node:http";
+import type { RequestHandler } from "express";
 import { ErrorType, TypedError } from "../../core/errors";
 import { isSameOrigin } from "../../core/same-origin";
 
@@ -6,12 +7,12 @@ import { isSameOrigin } from "../../core/same-origin";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Throws when a request may not change anything here: see `crossSiteCheck`. */
-export type CrossSiteCheck = (req: Request) => void;
+export type CrossSiteCheck = (req: IncomingMessage) => void;
 
 /** Whether the browser says the request comes from another site; undefined when nothing says (curl, a server). */
-function crossSiteOrigin(req: Request): string | undefined {
+function crossSiteOrigin(req: IncomingMessage, host: string | undefined): string | undefined {
   const origin = req.headers.origin;
-  if (origin !== undefined) return isSameOrigin(origin, req.host) ? undefined : origin;
+  if (origin !== undefined) return isSameOrigin(origin, host) ? undefined : origin;
   return req.headers["sec-fetch-site"] === "cross-site" ? "cross-site" : undefined;
 }
 
@@ -23,12 +24,12 @@ function crossSiteOrigin(req: Request): string | undefined {
  * its own cookies. An origin listed in HTTP_CORS_ORIGINS may call; the `*` wildcard admits any
  * origin only without cookies, as CORS admits it only without credentials.
  */
-export function crossSiteCheck(corsOrigins: readonly string[]): CrossSiteCheck {
+export function crossSiteCheck(corsOrigins: readonly string[], hostOf: (req: IncomingMessage) => string | undefined): CrossSiteCheck {
   const named = new Set(corsOrigins.filter((origin) => origin !== "*"));
   const anyOrigin = corsOrigins.includes("*");
   return (req) => {
-    if (SAFE_METHODS.has(req.method)) return;
-    const origin = crossSiteOrigin(req);
+    if (SAFE_METHODS.has(req.method!)) return;
+    const origin = crossSiteOrigin(req, hostOf(req));
     if (origin === undefined || named.has(origin) || (anyOrigin && req.headers.cookie === undefined)) return;
     throw new TypedError({
       message: "A cross-site request may not change anything: its origin is not allowed (HTTP_CORS_ORIGINS)",

@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
@@ -20,15 +21,25 @@ function hasClientStatus(error: unknown): boolean {
   return typeof status === "number" && status >= 400 && status < 500;
 }
 
+export interface FailureOptions {
+  production: boolean;
+  bodyLimit: number;
+  logger: Logger;
+}
+
 /**
- * Every error that reaches Express (a bad body, an undecodable path, a throwing mount, a 404/405)
- * as the core error body with its status. Errors the dispatcher returned never come here.
+ * Answers a request whose handling threw (a bad body, an undecodable path, a throwing mount, a
+ * 404/405) with the core error body and its status; a server error is logged. Errors the
+ * dispatcher returned never come here. A response already under way can only be cut off.
  */
-export function errorHandler(options: { production: boolean; bodyLimit: number; logger: Logger }): ErrorRequestHandler {
-  return (thrown, req, res, _next) => {
-    const error = thrown instanceof TypedError ? thrown : hasClientStatus(thrown) ? bodyError(thrown, options.bodyLimit) : toTypedError(thrown, options.production);
-    if (error.status >= 500) options.logger.error({ err: error.cause ?? error, path: req.path, requestId: res.locals.requestId }, "request failed");
-    if (res.headersSent) return void res.destroy();
-    void sendError(res, error, options.production);
-  };
+export function answerFailure(thrown: unknown, res: ServerResponse, where: { path: string; requestId: unknown }, options: FailureOptions): void {
+  const error = thrown instanceof TypedError ? thrown : hasClientStatus(thrown) ? bodyError(thrown, options.bodyLimit) : toTypedError(thrown, options.production);
+  if (error.status >= 500) options.logger.error({ err: error.cause ?? error, path: where.path, requestId: where.requestId }, "request failed");
+  if (res.headersSent) return void res.destroy();
+  void sendError(res, error, options.production);
+}
+
+/** Every error that reaches Express, answered by `answerFailure`. */
+export function errorHandler(options: FailureOptions): ErrorRequestHandler {
+  return (thrown, req, res, _next) => answerFailure(thrown, res, { path: req.path, requestId: res.locals.requestId }, options);
 }

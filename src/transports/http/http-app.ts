@@ -1,75 +1,86 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import express, { Express, RequestHandler } from "express";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { HeraldServer } from "../../core/server";
+import { takesFiles } from "../../schema/takes-files";
 import { actionHandler } from "./action-handler";
 import { actionRouter } from "./action-router";
+import { CLIENT_MODULE_PATH, clientModuleFolder } from "./client-module";
 import { corsFor } from "./cors";
 import { crossSiteCheck, refuseCrossSite } from "./cross-site";
-import { errorHandler, notFound } from "./error-handler";
+import { errorHandler, type FailureOptions, notFound } from "./error-handler";
+import { type FastActionTarget, fastPath } from "./fast-path";
 import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
 import { serveMounts } from "./mounts";
-import { assignRequestId } from "./request-id";
-import { RequestOrigin, requestOrigin } from "./request-origin";
-import { lingerAfterAnswer } from "./refused-socket";
-import { shuttingDown } from "../../core/shutting-down";
+import { requestOrigin } from "./request-origin";
+import { type RequestStart, requestStart } from "./request-start";
 import type { RequestTracker } from "./request-tracker";
-import { sendError } from "./response-writer";
-import { securityHeaders } from "./security-headers";
+import { compileRoutes } from "./route-table";
 import type { HttpSettings } from "./settings";
 import { staticFiles } from "./static-files";
-import { CLIENT_MODULE_PATH, clientModuleFolder } from "./client-module";
 
-/**
- * What every request gets first, as one middleware: tracking for shutdown, its id, the security
- * headers; and, once the server is shutting down, its refusal.
- */
-function everyRequest(tracker: RequestTracker, origin: RequestOrigin, production: boolean): RequestHandler {
-  const setSecurityHeaders = securityHeaders(origin);
+export type HttpRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+function startEveryRequest(start: RequestStart): RequestHandler {
   return (req, res, next) => {
-    const accepted = tracker.begin(res);
-    assignRequestId(req, res);
-    setSecurityHeaders(req, res);
-    if (accepted) return next();
-    lingerAfterAnswer(req.socket);
-    void sendError(res, shuttingDown(), production);
+    const requestId = start(req, res);
+    if (requestId === undefined) return;
+    res.locals.requestId = requestId;
+    next();
   };
 }
 
 /**
- * The Express application of the web transport, in order: request id and security headers,
- * CORS (when origins are configured), mounts (each with its cross-site check), the cross-site
- * refusal of what else falls beneath the API prefix, actions beneath it, herald/client's browser
- * modules, static files (compressed), then 404 and the error body. Action answers are compressed by the response
- * writer, which knows their size.
+ * The request listener of the web transport. The Express application, in order: the request's
+ * start (id, security headers, tracking), CORS (when origins are configured), mounts (each with
+ * its cross-site check), the cross-site refusal of what else falls beneath the API prefix,
+ * actions beneath it, herald/client's browser modules, static files (compressed), then 404 and
+ * the error body. Action answers are compressed by the response writer, which knows their size.
+ * In front of it, unless HTTP_FAST_PATH is false, the fast path answers action requests that
+ * need nothing of Express with the same pieces (see `fastPath`).
  */
-export function createHttpApp(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): Express {
-  const app = express();
-  app.disable("x-powered-by");
-  // Already checked at load by the caller-address rule, which reads the same setting.
-  app.set("trust proxy", server.config.trustProxy);
-  app.set("query parser", "simple");
-  const origin = requestOrigin(server.config.trustProxy, server.callerAddress);
-  const crossSite = crossSiteCheck(settings.corsOrigins);
-  const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: server.config.paramsBounds };
+export function createHttpListener(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): HttpRequestListener {
+  const { config } = server;
+  const origin = requestOrigin(config.trustProxy, server.callerAddress);
+  const crossSite = crossSiteCheck(settings.corsOrigins, origin.host);
+  const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: config.paramsBounds };
+  const failure: FailureOptions = { production: config.production, bodyLimit: settings.bodyLimit, logger: server.logger };
+  const start = requestStart(tracker, origin, config.production);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
   const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
+  const routes = compileRoutes<FastActionTarget>(settings.apiPrefix, webActions, (entry) => ({
+    entry,
+    call: actionHandler(entry, { server, bodyLimits, tracker, origin }),
+    fastPath: !(entry.action.inputs && takesFiles(entry.action.inputs)),
+  }));
+
+  const app: Express = express();
+  app.disable("x-powered-by");
+  // Already checked at load by the caller-address rule, which reads the same setting.
+  app.set("trust proxy", config.trustProxy);
+  app.set("query parser", "simple");
   app.use(
     handlerSequence([
-      everyRequest(tracker, origin, server.config.production),
+      startEveryRequest(start),
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       serveMounts(server.httpMounts, bodyLimits, crossSite),
       refuseCrossSite(settings.apiPrefix, crossSite),
-      actionRouter(settings.apiPrefix, webActions, (entry) => actionHandler(entry, { server, bodyLimits, tracker, origin })),
+      actionRouter(routes),
     ]),
   );
   // Revalidated on every load (ETag): a page must not keep a client older than the server it calls.
   app.use(CLIENT_MODULE_PATH, compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(clientModuleFolder(), 0));
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge));
   app.use(notFound);
-  app.use(errorHandler({ production: server.config.production, bodyLimit: settings.bodyLimit, logger: server.logger }));
-  return app;
+  app.use(errorHandler(failure));
+
+  if (!settings.fastPath) return app;
+  const answered = fastPath({ routes, mounts: server.httpMounts, corsOrigins: settings.corsOrigins, crossSite, start, failure });
+  return (req, res) => {
+    if (!answered(req, res)) app(req, res);
+  };
 }

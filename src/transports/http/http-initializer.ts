@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { Express } from "express";
 import { injectable } from "tsyringe";
 import { RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
@@ -10,7 +9,7 @@ import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { capConnectionsPerAddress } from "./connection-cap";
 import { continueWithinLimit } from "./expect-continue";
-import { createHttpApp } from "./http-app";
+import { createHttpListener, type HttpRequestListener } from "./http-app";
 import { RequestTracker } from "./request-tracker";
 import { HttpSettings, readHttpSettings } from "./settings";
 
@@ -32,7 +31,7 @@ function listen(listener: Server, port: number, host: string): Promise<void> {
 }
 
 /**
- * The web transport: Express 5 on `HOST`:`PORT`, serving the actions beneath the API prefix,
+ * The web transport: node:http with Express 5 (and its fast path in front) on `HOST`:`PORT`, serving the actions beneath the API prefix,
  * the mounts other parts registered, and the app's public folder.
  */
 @injectable()
@@ -42,7 +41,7 @@ export class HttpInitializer implements Initializer {
   /** After the app's own initializers, so it serves only once what the actions need is ready. */
   readonly priority = 5000;
   private settings!: HttpSettings;
-  private app: Express | undefined;
+  private handle: HttpRequestListener | undefined;
   private tracker: RequestTracker | undefined;
   private listener: Server | undefined;
 
@@ -52,7 +51,7 @@ export class HttpInitializer implements Initializer {
   initialize(): void {
     this.settings = readHttpSettings(this.server.config);
     this.tracker = new RequestTracker();
-    this.app = createHttpApp(this.server, this.settings, this.tracker);
+    this.handle = createHttpListener(this.server, this.settings, this.tracker);
   }
 
   async start(): Promise<void> {
@@ -62,8 +61,8 @@ export class HttpInitializer implements Initializer {
     // twice within the shorter one, so a slow client is cut off close to its deadline.
     const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 2)) };
     const listener = tls
-      ? (createHttpsServer({ ...timeouts, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, this.app) as unknown as Server)
-      : createHttpServer(timeouts, this.app);
+      ? (createHttpsServer({ ...timeouts, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, this.handle) as unknown as Server)
+      : createHttpServer(timeouts, this.handle);
     capConnectionsPerAddress(listener, this.settings.maxConnectionsPerAddress, { tls: Boolean(tls), production: config.production });
     continueWithinLimit(listener, Math.max(this.settings.bodyLimit, this.settings.fileLimit));
     this.tracker!.watch(listener);

@@ -1,5 +1,7 @@
-import type { Response as ExpressResponse } from "express";
+import accepts from "accepts";
+import type { ServerResponse } from "node:http";
 import { promisify } from "node:util";
+import vary from "vary";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
 /** Bodies below this many bytes are sent as they are: compressing them saves less than it costs. */
@@ -20,12 +22,12 @@ function compress(body: Buffer, encoding: ContentEncoding): Promise<Buffer> {
 }
 
 /** The encoding the client prefers among those offered; none when it sent no Accept-Encoding. */
-function negotiate(res: ExpressResponse): ContentEncoding | undefined {
+function negotiate(res: ServerResponse): ContentEncoding | undefined {
   const { req } = res;
   if (req.method === "HEAD" || !req.headers["accept-encoding"]) return undefined;
   if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(String(res.getHeader("Cache-Control") ?? ""))) return undefined;
   if (res.getHeader("Content-Encoding") !== undefined) return undefined;
-  const accepted = req.acceptsEncodings("gzip", "br");
+  const accepted = accepts(req).encodings(["gzip", "br"]);
   return accepted === "gzip" || accepted === "br" ? accepted : undefined;
 }
 
@@ -36,7 +38,7 @@ function negotiate(res: ExpressResponse): ContentEncoding | undefined {
  * `Vary: Accept-Encoding` whether compressed or not, smaller ones never vary. A small body is
  * sent at once and nothing is returned; a compressible one returns the promise of its sending.
  */
-export function sendJsonText(res: ExpressResponse, status: number, text: string): Promise<void> | undefined {
+export function sendJsonText(res: ServerResponse, status: number, text: string): Promise<void> | undefined {
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   const length = Buffer.byteLength(text);
@@ -46,9 +48,9 @@ export function sendJsonText(res: ExpressResponse, status: number, text: string)
   return undefined;
 }
 
-async function sendCompressible(res: ExpressResponse, text: string): Promise<void> {
+async function sendCompressible(res: ServerResponse, text: string): Promise<void> {
   const head = res.req.method === "HEAD";
-  res.vary("Accept-Encoding");
+  vary(res, "Accept-Encoding");
   const encoding = negotiate(res);
   const body = Buffer.from(text);
   if (encoding) {

@@ -1,4 +1,4 @@
-import type { Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { ErrorType, TypedError } from "../../core/errors";
@@ -16,7 +16,7 @@ export function malformedBody(message: string, cause?: unknown): TypedError {
 }
 
 /** The decoder of a compressed request body; undefined for `identity`. */
-function decoderFor(req: Request): Transform | undefined {
+function decoderFor(req: IncomingMessage): Transform | undefined {
   const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
   if (encoding === "identity") return undefined;
   if (encoding === "gzip" || encoding === "x-gzip") return createGunzip();
@@ -30,7 +30,7 @@ function decoderFor(req: Request): Transform | undefined {
  * connection closes lingering, so a client still sending reads the refusal while what it sends is
  * dropped.
  */
-export function closeLingeringAfterAnswer(req: Request, res: Response): void {
+export function closeLingeringAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader("Connection", "close");
   lingerAfterAnswer(req.socket);
 }
@@ -39,7 +39,7 @@ export function closeLingeringAfterAnswer(req: Request, res: Response): void {
  * Refuses a request whose body is over the limit, at once, whether its Content-Length said so or
  * its chunks only now went over; its connection closes lingering (see `closeLingeringAfterAnswer`).
  */
-export function refuseOversize(req: Request, res: Response, limit: number): TypedError {
+export function refuseOversize(req: IncomingMessage, res: ServerResponse, limit: number): TypedError {
   closeLingeringAfterAnswer(req, res);
   return payloadTooLarge(limit);
 }
@@ -50,7 +50,7 @@ export function refuseOversize(req: Request, res: Response, limit: number): Type
  * before a byte is read when its Content-Length is over the limit, else the moment it crosses
  * the limit, not when it ends; what it still sends is drained unread.
  */
-export function readLimitedBody(req: Request, res: Response, limit: number): Promise<Buffer> {
+export function readLimitedBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer> {
   if (Number(req.headers["content-length"]) > limit) return Promise.reject(refuseOversize(req, res, limit));
   return new Promise((resolve, reject) => {
     const decoder = decoderFor(req);

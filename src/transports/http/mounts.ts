@@ -21,6 +21,15 @@ function servesPath(mount: HttpMount, path: string): boolean {
   return path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/" || prefix === "");
 }
 
+/** The mount serving `path`: the longest whose path it is or lies beneath; undefined when none does. */
+export function mountServing(mounts: readonly HttpMount[], path: string): HttpMount | undefined {
+  let mount: HttpMount | undefined;
+  for (const candidate of mounts) {
+    if (servesPath(candidate, path) && candidate.path.length > (mount?.path.length ?? -1)) mount = candidate;
+  }
+  return mount;
+}
+
 /**
  * A mount's JSON body, read as an action's is (limit, params bounds on the text, encodings,
  * charset) into `request.body`. An object or an array (a JSON-RPC batch) is taken, any other JSON
@@ -46,11 +55,7 @@ export function serveMounts(mounts: readonly HttpMount[], limits: BodyLimits, cr
   };
   return (req, res, next) => {
     if (mounts.length === 0) return next();
-    const path = req.path;
-    let mount: HttpMount | undefined;
-    for (const candidate of mounts) {
-      if (servesPath(candidate, path) && candidate.path.length > (mount?.path.length ?? -1)) mount = candidate;
-    }
+    const mount = mountServing(mounts, req.path);
     if (!mount) return next();
     if (!mount.checksOrigin) crossSite(req);
     return serve(mount, req, res);

@@ -1,4 +1,4 @@
-import type { Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { uniqueId } from "../../core/unique-id";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -7,10 +7,9 @@ export const REQUEST_ID_HEADER = "X-Request-Id";
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:+=/-]{1,128}$/;
 
 /** Echoes a valid incoming X-Request-Id, or makes one, on the response; returns it. */
-export function assignRequestId(req: Request, res: Response): string {
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
   const incoming = req.headers["x-request-id"];
   const id = typeof incoming === "string" && VALID_REQUEST_ID.test(incoming) ? incoming : uniqueId();
-  res.locals.requestId = id;
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
 }

@@ -1,21 +1,44 @@
+import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
-import type { Request } from "express";
-import type { CallerAddress, TrustProxy } from "../../core/caller-address";
-
-/** Where a request came from: the caller's address by Herald's one rule, and whether it came over HTTPS. */
-export interface RequestOrigin {
-  address(req: Request): string | undefined;
-  secure(req: Request): boolean;
-}
+import { type CallerAddress, compileTrust, type TrustProxy } from "../../core/caller-address";
 
 /**
- * Trusting no proxy, Express answers the socket's own encryption, but only after compiling its
- * answer from `X-Forwarded-Proto` on every access; then this reads the socket directly.
+ * Where a request came from: the caller's address by Herald's one rule, whether it came over
+ * HTTPS, and the host it was sent to. Read from the request itself, as Express's `req.ip`,
+ * `req.secure` and `req.host` read it under the same `trust proxy` setting, so both HTTP paths
+ * (docs/http.md, "The fast path") see the same caller.
  */
+export interface RequestOrigin {
+  address(req: IncomingMessage): string | undefined;
+  secure(req: IncomingMessage): boolean;
+  /** `Host`, or the first `X-Forwarded-Host` when the peer is a trusted proxy; undefined when neither is sent. */
+  host(req: IncomingMessage): string | undefined;
+}
+
+function firstListed(header: string): string {
+  const comma = header.indexOf(",");
+  return comma === -1 ? header.trim() : header.slice(0, comma).trim();
+}
+
 export function requestOrigin(trustProxy: TrustProxy, address: CallerAddress): RequestOrigin {
-  const direct = trustProxy === false || trustProxy === 0;
+  const encrypted = (req: IncomingMessage) => (req.socket as Partial<TLSSocket>).encrypted === true;
+  if (trustProxy === false || trustProxy === 0) {
+    return { address, secure: encrypted, host: (req) => req.headers.host || undefined };
+  }
+  const trusted = compileTrust(trustProxy);
+  const peerTrusted = (req: IncomingMessage) => trusted(req.socket.remoteAddress ?? "", 0);
   return {
     address,
-    secure: direct ? (req) => (req.socket as Partial<TLSSocket>).encrypted === true : (req) => req.secure,
+    secure(req) {
+      if (!peerTrusted(req)) return encrypted(req);
+      const forwarded = req.headers["x-forwarded-proto"];
+      return firstListed(typeof forwarded === "string" && forwarded ? forwarded : encrypted(req) ? "https" : "http") === "https";
+    },
+    host(req) {
+      const forwarded = req.headers["x-forwarded-host"];
+      if (typeof forwarded !== "string" || !forwarded || !peerTrusted(req)) return req.headers.host || undefined;
+      const comma = forwarded.indexOf(",");
+      return (comma === -1 ? forwarded : forwarded.slice(0, comma).trimEnd()) || undefined;
+    },
   };
 }

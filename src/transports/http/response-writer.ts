@@ -1,4 +1,4 @@
-import type { Response as ExpressResponse } from "express";
+import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
@@ -11,17 +11,17 @@ import { DispatchedStream } from "../../core/dispatched-stream";
 import { sendJsonText } from "./json-body";
 import { sendEventStream } from "./server-sent-events";
 
-export function sendError(res: ExpressResponse, error: TypedError, production: boolean): Promise<void> | undefined {
+export function sendError(res: ServerResponse, error: TypedError, production: boolean): Promise<void> | undefined {
   return sendJsonText(res, error.status, JSON.stringify(errorBody(error, production)));
 }
 
 /** The action's response as JSON; one JSON cannot carry throws the encoder's CONNECTION_SERVER_ERROR. */
-export function sendJson(res: ExpressResponse, actionName: string, value: unknown): Promise<void> | undefined {
+export function sendJson(res: ServerResponse, actionName: string, value: unknown): Promise<void> | undefined {
   return sendJsonText(res, 200, encodeResponse(actionName, value));
 }
 
 /** A `Response` as the action built it: its status, headers and streamed body. */
-async function sendWebResponse(res: ExpressResponse, response: Response, logger: Logger): Promise<void> {
+async function sendWebResponse(res: ServerResponse, response: Response, logger: Logger): Promise<void> {
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   response.headers.forEach((value, name) => {
@@ -53,7 +53,7 @@ export interface WriteContext {
  * Writes what the dispatcher returned onto the HTTP response; returns a promise only when the
  * writing goes on after the call (compression, streams), so a small JSON answer costs no await.
  */
-export function writeResult(res: ExpressResponse, result: ActionResult, context: WriteContext): Promise<void> | undefined {
+export function writeResult(res: ServerResponse, result: ActionResult, context: WriteContext): Promise<void> | undefined {
   const value = result.response;
   if (res.destroyed || res.writableEnded) {
     discard(value);

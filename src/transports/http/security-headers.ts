@@ -1,4 +1,4 @@
-import type { Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
 import type { RequestOrigin } from "./request-origin";
 
@@ -17,7 +17,7 @@ function recordHeaders(middleware: ReturnType<typeof helmet>): HeaderChange[] {
   return changes;
 }
 
-function apply(res: Response, changes: readonly HeaderChange[]): void {
+function apply(res: ServerResponse, changes: readonly HeaderChange[]): void {
   for (const [name, value] of changes) {
     if (value === undefined) res.removeHeader(name);
     else res.setHeader(name, value);
@@ -42,7 +42,7 @@ const CONTENT_SECURITY_POLICY = {
  * once, at startup, and each response gets what it set then: its headers never depend on the
  * request, and its eleven middlewares per request cost more than the rest of the routing.
  */
-export function securityHeaders(origin: RequestOrigin): (req: Request, res: Response) => void {
+export function securityHeaders(origin: RequestOrigin): (req: IncomingMessage, res: ServerResponse) => void {
   const common = recordHeaders(
     helmet({
       contentSecurityPolicy: CONTENT_SECURITY_POLICY,

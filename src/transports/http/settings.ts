@@ -16,6 +16,7 @@ const environmentSchema = z.object({
   HTTP_HEADERS_TIMEOUT: z.coerce.number().int().min(1).default(60_000),
   HTTP_REQUEST_TIMEOUT: z.coerce.number().int().min(1).default(300_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  HTTP_FAST_PATH: z.enum(["true", "false"]).default("true"),
   HTTP_TLS_CERT_FILE: z.string().optional(),
   HTTP_TLS_KEY_FILE: z.string().optional(),
 }).superRefine((values, context) => {
@@ -46,6 +47,8 @@ export interface HttpSettings {
   requestTimeout: number;
   /** The most sockets one remote (TCP peer) address may hold open at once; 0: no cap. */
   maxConnectionsPerAddress: number;
+  /** Whether action requests that need nothing of Express are answered straight from node:http (docs/http.md). */
+  fastPath: boolean;
   tls?: { certFile: string; keyFile: string };
 }
 
@@ -64,6 +67,7 @@ export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSetting
     headersTimeout: values.HTTP_HEADERS_TIMEOUT,
     requestTimeout: values.HTTP_REQUEST_TIMEOUT,
     maxConnectionsPerAddress: values.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    fastPath: values.HTTP_FAST_PATH === "true",
     ...(certFile && keyFile ? { tls: { certFile, keyFile } } : {}),
   };
 }

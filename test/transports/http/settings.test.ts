@@ -14,7 +14,14 @@ test("defaults", () => {
     headersTimeout: 60_000,
     requestTimeout: 300_000,
     maxConnectionsPerAddress: 256,
+    fastPath: true,
   });
+});
+
+test("HTTP_FAST_PATH=false leaves every request to Express; another value is refused", () => {
+  expect(read({ HTTP_FAST_PATH: "false" }).fastPath).toBe(false);
+  expect(read({ HTTP_FAST_PATH: "true" }).fastPath).toBe(true);
+  expect(() => read({ HTTP_FAST_PATH: "off" })).toThrow(/HTTP_FAST_PATH/);
 });
 
 test.each([
