@@ -6,6 +6,7 @@ import type { HeraldServer } from "../../core/server";
 import { SessionManager } from "../../sessions/session-manager";
 import type { ActionCall } from "./action-router";
 import { BodyLimits, bodyReaderFor } from "./body";
+import { setCacheControl } from "./held-headers";
 import { mergeParams } from "./params";
 import type { RequestOrigin } from "./request-origin";
 import type { RequestTracker } from "./request-tracker";
@@ -48,7 +49,7 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
   const logger = server.logger;
   return async (req, res, routeParams, query, requestId) => {
     // An answer may depend on the session or the caller: no cache keeps it, unless the action says otherwise (connection.responseHeaders).
-    res.setHeader("Cache-Control", "no-store");
+    setCacheControl(res, "no-store");
     const read = readBody(req, res);
     const body = read instanceof Promise ? await read : read;
     const params = mergeParams(paramsBounds, routeParams, query, body.fields, body.files);

@@ -48,7 +48,7 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   const crossSite = crossSiteCheck(settings.corsOrigins, origin.host);
   const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: config.paramsBounds };
   const failure: FailureOptions = { production: config.production, bodyLimit: settings.bodyLimit, logger: server.logger };
-  const start = requestStart(tracker, origin, config.production);
+  const starts = requestStart(tracker, origin, config.production);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
   const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
   const routes = compileRoutes<FastActionTarget>(settings.apiPrefix, webActions, (entry) => ({
@@ -64,7 +64,7 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   app.set("query parser", "simple");
   app.use(
     handlerSequence([
-      startEveryRequest(start),
+      startEveryRequest(starts.setting),
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       serveMounts(server.httpMounts, bodyLimits, crossSite),
@@ -79,7 +79,7 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   app.use(errorHandler(failure));
 
   if (!settings.fastPath) return app;
-  const answered = fastPath({ routes, mounts: server.httpMounts, corsOrigins: settings.corsOrigins, crossSite, start, failure });
+  const answered = fastPath({ routes, mounts: server.httpMounts, corsOrigins: settings.corsOrigins, crossSite, start: starts.holding, failure });
   return (req, res) => {
     if (!answered(req, res)) app(req, res);
   };

@@ -2,7 +2,10 @@ import accepts from "accepts";
 import type { ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import vary from "vary";
+import { heldHeaderObject, releaseHeldHeaders, takeHeldHeaders } from "./held-headers";
 import { brotliCompress, constants, gzip } from "node:zlib";
+
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** Bodies below this many bytes are sent as they are: compressing them saves less than it costs. */
 export const COMPRESSION_THRESHOLD = 1024;
@@ -39,12 +42,21 @@ function negotiate(res: ServerResponse): ContentEncoding | undefined {
  * sent at once and nothing is returned; a compressible one returns the promise of its sending.
  */
 export function sendJsonText(res: ServerResponse, status: number, text: string): Promise<void> | undefined {
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
   const length = Buffer.byteLength(text);
+  const held = takeHeldHeaders(res);
+  const body = res.req.method === "HEAD" ? undefined : text;
+  // Nothing set on the response yet: all its headers go in one writeHead (see held-headers).
+  if (held && length < COMPRESSION_THRESHOLD && res.getHeaderNames().length === 0) {
+    res.writeHead(status, heldHeaderObject(held, { "Content-Type": JSON_CONTENT_TYPE, "Content-Length": length }));
+    res.end(body);
+    return undefined;
+  }
+  if (held) releaseHeldHeaders(res, held);
+  res.statusCode = status;
+  res.setHeader("Content-Type", JSON_CONTENT_TYPE);
   if (length >= COMPRESSION_THRESHOLD) return sendCompressible(res, text);
   res.setHeader("Content-Length", length);
-  res.end(res.req.method === "HEAD" ? undefined : text);
+  res.end(body);
   return undefined;
 }
 

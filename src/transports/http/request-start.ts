@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { shuttingDown } from "../../core/shutting-down";
+import { holdHeaders } from "./held-headers";
 import { lingerAfterAnswer } from "./refused-socket";
-import { assignRequestId } from "./request-id";
+import { assignRequestId, newRequestId } from "./request-id";
 import type { RequestOrigin } from "./request-origin";
 import type { RequestTracker } from "./request-tracker";
 import { sendError } from "./response-writer";
@@ -10,19 +11,36 @@ import { securityHeaders } from "./security-headers";
 /** Starts a request: its id, or undefined when it was refused and answered. */
 export type RequestStart = (req: IncomingMessage, res: ServerResponse) => string | undefined;
 
+export interface RequestStarts {
+  /** For the Express path: the headers are set on the response at once, for whatever answers it. */
+  setting: RequestStart;
+  /** For the fast path: the headers are held for the answer (see held-headers), which only Herald's writers write. */
+  holding: RequestStart;
+}
+
 /**
  * What every request gets first, on either HTTP path: tracking for shutdown, its id, the security
  * headers; and, once the server is shutting down, its refusal (503, and the connection closes).
  */
-export function requestStart(tracker: RequestTracker, origin: RequestOrigin, production: boolean): RequestStart {
-  const setSecurityHeaders = securityHeaders(origin);
-  return (req, res) => {
-    const accepted = tracker.begin(res);
-    const requestId = assignRequestId(req, res);
-    setSecurityHeaders(req, res);
-    if (accepted) return requestId;
+export function requestStart(tracker: RequestTracker, origin: RequestOrigin, production: boolean): RequestStarts {
+  const security = securityHeaders(origin);
+  const refuse = (req: IncomingMessage, res: ServerResponse) => {
     lingerAfterAnswer(req.socket);
     void sendError(res, shuttingDown(), production);
     return undefined;
+  };
+  return {
+    setting(req, res) {
+      const accepted = tracker.begin(res);
+      const requestId = assignRequestId(req, res);
+      security.apply(req, res);
+      return accepted ? requestId : refuse(req, res);
+    },
+    holding(req, res) {
+      const accepted = tracker.begin(res);
+      const requestId = newRequestId(req);
+      holdHeaders(res, { requestId, fixed: security.fixedFor(req), cacheControl: undefined });
+      return accepted ? requestId : refuse(req, res);
+    },
   };
 }

@@ -8,6 +8,7 @@ import type { TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import { encodeResponse } from "../../core/response-encoder";
 import { DispatchedStream } from "../../core/dispatched-stream";
+import { releaseHeldHeaders } from "./held-headers";
 import { sendJsonText } from "./json-body";
 import { sendEventStream } from "./server-sent-events";
 
@@ -22,6 +23,7 @@ export function sendJson(res: ServerResponse, actionName: string, value: unknown
 
 /** A `Response` as the action built it: its status, headers and streamed body. */
 async function sendWebResponse(res: ServerResponse, response: Response, logger: Logger): Promise<void> {
+  releaseHeldHeaders(res);
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   response.headers.forEach((value, name) => {
@@ -63,6 +65,7 @@ export function writeResult(res: ServerResponse, result: ActionResult, context: 
   if (value instanceof Response) return sendWebResponse(res, value, context.logger);
   if (value instanceof DispatchedStream) {
     context.onStream();
+    releaseHeldHeaders(res);
     return sendEventStream(res, value, context);
   }
   return sendJson(res, result.actionName, value);

@@ -36,13 +36,27 @@ const CONTENT_SECURITY_POLICY = {
   directives: { "upgrade-insecure-requests": null, "frame-ancestors": ["'none'"] },
 };
 
+/** Set on a response at once, or given whole to the fast path to send with its answer (see held-headers). */
+export interface SecurityHeaders {
+  apply(req: IncomingMessage, res: ServerResponse): void;
+  /** What `apply` sets for this request, as one object, the same for every request of its kind. */
+  fixedFor(req: IncomingMessage): Readonly<Record<string, string>>;
+}
+
+/** The headers a list of changes leaves set on a fresh response: a removal there removes nothing. */
+function setOnFresh(changes: readonly HeaderChange[]): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of changes) if (value !== undefined) headers[name] = value;
+  return Object.freeze(headers);
+}
+
 /**
  * Helmet's headers (CSP, nosniff, frame deny, no-referrer …). HSTS is only meaningful, and only
- * sent, over HTTPS. Helmet runs
- * once, at startup, and each response gets what it set then: its headers never depend on the
- * request, and its eleven middlewares per request cost more than the rest of the routing.
+ * sent, over HTTPS. Helmet runs once, at startup, and each response gets what it set then: its
+ * headers never depend on the request, and its eleven middlewares per request cost more than the
+ * rest of the routing.
  */
-export function securityHeaders(origin: RequestOrigin): (req: IncomingMessage, res: ServerResponse) => void {
+export function securityHeaders(origin: RequestOrigin): SecurityHeaders {
   const common = recordHeaders(
     helmet({
       contentSecurityPolicy: CONTENT_SECURITY_POLICY,
@@ -52,8 +66,13 @@ export function securityHeaders(origin: RequestOrigin): (req: IncomingMessage, r
     }),
   );
   const hsts = recordHeaders(helmet.strictTransportSecurity() as ReturnType<typeof helmet>);
-  return (req, res) => {
-    apply(res, common);
-    if (origin.secure(req)) apply(res, hsts);
+  const plain = setOnFresh(common);
+  const secure = setOnFresh([...common, ...hsts]);
+  return {
+    apply(req, res) {
+      apply(res, common);
+      if (origin.secure(req)) apply(res, hsts);
+    },
+    fixedFor: (req) => (origin.secure(req) ? secure : plain),
   };
 }
