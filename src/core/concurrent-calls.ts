@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readSettings, type HeraldConfig } from "./config";
 import type { Connection } from "./connection";
+import { CONNECTION_TYPE } from "./constants";
 import { ErrorType, TypedError } from "./errors";
 
 const count = z.coerce.number().int().min(0);
@@ -23,6 +24,8 @@ export function readConcurrentCallLimits(config: Pick<HeraldConfig, "raw">): Con
   return { perConnection: values.MAX_CONCURRENT_CALLS_PER_CONNECTION, perAddress: values.MAX_CONCURRENT_CALLS_PER_ADDRESS };
 }
 
+const ONE_CALL_CONNECTIONS: ReadonlySet<string> = new Set([CONNECTION_TYPE.web, CONNECTION_TYPE.task, CONNECTION_TYPE.cli, CONNECTION_TYPE.mcp]);
+
 /** Whole seconds a refused caller is told to wait: calls in flight usually end well within it. */
 const RETRY_AFTER_SECONDS = 1;
 
@@ -37,25 +40,46 @@ export class ConcurrentCalls {
 
   constructor(private readonly limits: ConcurrentCallLimits) {}
 
+  /** Whether any bound is on: with none, a dispatcher keeps no count at all. */
+  static anyBound(limits: ConcurrentCallLimits): boolean {
+    return limits.perConnection > 0 || limits.perAddress > 0;
+  }
+
+  /**
+   * Whether the connection's calls are counted: only where a bound is on, and only on connections
+   * that carry many calls. An HTTP request, a job, a CLI run and an MCP call each come on a
+   * connection of their own, which one call can never take over a bound.
+   */
+  private countsConnection(connection: Connection): boolean {
+    return this.limits.perConnection > 0 && !ONE_CALL_CONNECTIONS.has(connection.type);
+  }
+
+  private addressOf(connection: Connection): string | undefined {
+    return this.limits.perAddress > 0 ? connection.remoteAddress : undefined;
+  }
+
   /** Counts the call in, or answers the error that refuses it (then nothing is counted). */
   enter(connection: Connection): TypedError | undefined {
     const { perConnection, perAddress } = this.limits;
-    const onConnection = this.byConnection.get(connection) ?? 0;
-    if (perConnection > 0 && onConnection >= perConnection) return refusal(connection, "connection", perConnection);
-    const address = connection.remoteAddress;
+    const countsConnection = this.countsConnection(connection);
+    const onConnection = countsConnection ? (this.byConnection.get(connection) ?? 0) : 0;
+    if (countsConnection && onConnection >= perConnection) return refusal(connection, "connection", perConnection);
+    const address = this.addressOf(connection);
     const fromAddress = address === undefined ? 0 : (this.byAddress.get(address) ?? 0);
-    if (address !== undefined && perAddress > 0 && fromAddress >= perAddress) return refusal(connection, "address", perAddress);
-    this.byConnection.set(connection, onConnection + 1);
+    if (address !== undefined && fromAddress >= perAddress) return refusal(connection, "address", perAddress);
+    if (countsConnection) this.byConnection.set(connection, onConnection + 1);
     if (address !== undefined) this.byAddress.set(address, fromAddress + 1);
     return undefined;
   }
 
   /** Counts out a call that `enter` counted in. */
   leave(connection: Connection): void {
-    const onConnection = this.byConnection.get(connection) ?? 1;
-    if (onConnection <= 1) this.byConnection.delete(connection);
-    else this.byConnection.set(connection, onConnection - 1);
-    const address = connection.remoteAddress;
+    if (this.countsConnection(connection)) {
+      const onConnection = this.byConnection.get(connection) ?? 1;
+      if (onConnection <= 1) this.byConnection.delete(connection);
+      else this.byConnection.set(connection, onConnection - 1);
+    }
+    const address = this.addressOf(connection);
     if (address === undefined) return;
     const fromAddress = this.byAddress.get(address) ?? 1;
     // Deleted at zero: the map holds only the addresses with calls in flight.

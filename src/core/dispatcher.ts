@@ -152,7 +152,8 @@ export class Dispatcher {
     private readonly options: DispatcherOptions,
   ) {
     this.globalMiddleware = options.globalMiddleware ?? [];
-    this.inFlight = options.concurrentCalls && new ConcurrentCalls(options.concurrentCalls);
+    const limits = options.concurrentCalls;
+    this.inFlight = limits && ConcurrentCalls.anyBound(limits) ? new ConcurrentCalls(limits) : undefined;
   }
 
   async run(

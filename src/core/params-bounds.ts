@@ -20,8 +20,15 @@ export const DEFAULT_PARAMS_BOUNDS: Readonly<ParamsBounds> = Object.freeze({ max
 /** Keys that would reach an object's prototype if a parser or a later copy assigned them. */
 const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
-/** Params already walked by `boundedParamsCopy`, which the dispatcher need not walk again. */
+/** Large params already walked by `boundedParamsCopy`, which the dispatcher need not walk again. */
 const walked = new WeakSet<object>();
+
+/**
+ * Params of at most this many values are walked again rather than remembered: walking a few keys
+ * costs less than a WeakSet entry, which also costs the garbage collector (docs/performance.md).
+ * Below every default bound, so walking them again under the defaults refuses nothing.
+ */
+const REMEMBERED_ABOVE_VALUES = 64;
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object") return false;
@@ -47,7 +54,7 @@ export function tooMany(what: string, most: number): TypedError {
 
 /** The values a walk has met so far, against the bound of all of them together. */
 class ValueCount {
-  private seen = 0;
+  seen = 0;
   constructor(private readonly most: number) {}
 
   add(count: number): void {
@@ -91,8 +98,8 @@ function walk(value: unknown, depth: number, bounds: ParamsBounds, values: Value
 
 /**
  * Throws when params nest deeper than MAX_PARAMS_DEPTH (400 CONNECTION_ACTION_PARAM_FORMATTING)
- * or hold more keys or values than `bounds` allow (413 CONNECTION_PAYLOAD_TOO_LARGE). Params made
- * by `boundedParamsCopy` were checked as they were copied and are not walked again.
+ * or hold more keys or values than `bounds` allow (413 CONNECTION_PAYLOAD_TOO_LARGE). Large params
+ * made by `boundedParamsCopy` were checked as they were copied and are not walked again.
  */
 export function assertParamsBounds(value: unknown, bounds: ParamsBounds = DEFAULT_PARAMS_BOUNDS): void {
   if (value === null || typeof value !== "object" || walked.has(value)) return;
@@ -104,7 +111,8 @@ export function assertParamsBounds(value: unknown, bounds: ParamsBounds = DEFAUL
  * objects and arrays without `__proto__`, `constructor` or `prototype` keys at any depth.
  */
 export function boundedParamsCopy(value: Record<string, unknown>, bounds: ParamsBounds = DEFAULT_PARAMS_BOUNDS): Record<string, unknown> {
-  const result = walk(value, 0, bounds, new ValueCount(bounds.maxValues), true) as Record<string, unknown>;
-  walked.add(result);
+  const values = new ValueCount(bounds.maxValues);
+  const result = walk(value, 0, bounds, values, true) as Record<string, unknown>;
+  if (values.seen > REMEMBERED_ABOVE_VALUES) walked.add(result);
   return result;
 }
