@@ -12,8 +12,8 @@ interface Deadline {
  * its head: adding and cancelling one costs a link and an unlink, where a timer per call costs a
  * `setTimeout` and a `clearTimeout` (Node's timer list insert, a share of every call's time on
  * every transport under load: docs/performance.md). The timer is armed for the head; when it
- * fires early (its head ended meanwhile) it re-arms for the new head, and it is cleared once the
- * queue is empty, so an idle process is not kept alive by it, as it was not before.
+ * fires early (its head ended meanwhile) it re-arms for the new head. While the queue is empty it
+ * stays armed but unref'd, so it keeps no idle process alive, as a cleared timer would not.
  */
 export class DeadlineQueue {
   private head: Deadline | undefined;
@@ -28,7 +28,8 @@ export class DeadlineQueue {
     if (this.tail) this.tail.next = deadline;
     else this.head = deadline;
     this.tail = deadline;
-    this.timer ??= setTimeout(this.fire, this.timeoutMs);
+    if (!this.timer) this.timer = setTimeout(this.fire, this.timeoutMs);
+    else if (!this.timer.hasRef()) this.timer.ref();
     return () => this.remove(deadline);
   }
 
@@ -47,10 +48,9 @@ export class DeadlineQueue {
     if (deadline.next) deadline.next.prev = deadline.prev;
     else this.tail = deadline.prev;
     deadline.prev = deadline.next = undefined;
-    if (!this.head && this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    // Left armed, but no longer keeping the process alive: a call that starts and ends within one
+    // turn, as most do, would otherwise clear it and set a new one each time.
+    if (!this.head) this.timer?.unref();
   }
 
   private readonly fire = (): void => {

@@ -25,13 +25,18 @@ test("deadlines expire in the order they were added, none before its time, and a
   expect(queue.size).toBe(0);
 });
 
-test("cancelling every deadline leaves no timer to keep the process alive", () => {
+test("an empty queue keeps no process alive, and the next deadline does again", () => {
   const queue = new DeadlineQueue(60_000);
+  const timer = () => (queue as unknown as { timer?: NodeJS.Timeout }).timer;
   const cancels = [queue.add(() => undefined), queue.add(() => undefined)];
+  expect(timer()?.hasRef()).toBe(true);
   for (const cancel of cancels) cancel();
-  // Jest would report the open handle, and the queue holds nothing.
   expect(queue.size).toBe(0);
-  expect((queue as unknown as { timer?: NodeJS.Timeout }).timer).toBeUndefined();
+  expect(timer()?.hasRef() ?? false).toBe(false);
+  const cancel = queue.add(() => undefined);
+  expect(timer()?.hasRef()).toBe(true);
+  cancel();
+  expect(timer()?.hasRef() ?? false).toBe(false);
 });
 
 test("a deadline added after the head was cancelled still expires, the timer re-armed for it", async () => {
