@@ -1,13 +1,13 @@
 import { openSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
-import express from "express";
 import { createHerald } from "../../src/herald";
 import { RUN_MODE } from "../../src/core/constants";
 import type { HeraldServer } from "../../src/core/server";
 import { BENCH_APP, heraldEnv } from "../lib/subjects";
 import { median } from "../lib/stats";
 import { ECHO_PATH, ECHO_QUERY, echoInputs, echoResponse } from "../shared/echo";
+import { expressEcho } from "../shared/express-echo";
 import { nodeEcho } from "../shared/node-echo";
 import { countRequest } from "../shared/request-counter";
 
@@ -34,21 +34,6 @@ const connections = Number(option("connections", "4"));
 const REQUEST = Buffer.from(`GET ${ECHO_PATH}?${ECHO_QUERY} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n`);
 const STATUS_LINE = "HTTP/1.1 ";
 
-function expressBaseline(): Server {
-  const app = express();
-  app.disable("x-powered-by");
-  app.use((_req, res, next) => {
-    res.locals.requestNumber = countRequest();
-    next();
-  });
-  app.get(ECHO_PATH, (req, res) => {
-    const parsed = echoInputs.safeParse(req.query);
-    if (!parsed.success) return void res.status(422).json({ error: parsed.error.issues });
-    res.json(echoResponse(parsed.data));
-  });
-  return createServer(app);
-}
-
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
@@ -56,7 +41,7 @@ async function listen(server: Server): Promise<number> {
 
 async function startSubject(): Promise<{ port: number; stop(): Promise<void> }> {
   if (subject === "express" || subject === "node") {
-    const server = subject === "node" ? createServer(nodeEcho) : expressBaseline();
+    const server = createServer(subject === "node" ? nodeEcho : expressEcho());
     const port = await listen(server);
     return { port, stop: () => new Promise((resolve) => server.close(() => resolve())) };
   }

@@ -10,9 +10,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export type CrossSiteCheck = (req: IncomingMessage) => void;
 
 /** Whether the browser says the request comes from another site; undefined when nothing says (curl, a server). */
-function crossSiteOrigin(req: IncomingMessage, host: string | undefined): string | undefined {
+function crossSiteOrigin(req: IncomingMessage, hostOf: (req: IncomingMessage) => string | undefined): string | undefined {
   const origin = req.headers.origin;
-  if (origin !== undefined) return isSameOrigin(origin, host) ? undefined : origin;
+  if (origin !== undefined) return isSameOrigin(origin, hostOf(req)) ? undefined : origin;
   return req.headers["sec-fetch-site"] === "cross-site" ? "cross-site" : undefined;
 }
 
@@ -29,7 +29,7 @@ export function crossSiteCheck(corsOrigins: readonly string[], hostOf: (req: Inc
   const anyOrigin = corsOrigins.includes("*");
   return (req) => {
     if (SAFE_METHODS.has(req.method!)) return;
-    const origin = crossSiteOrigin(req, hostOf(req));
+    const origin = crossSiteOrigin(req, hostOf);
     if (origin === undefined || named.has(origin) || (anyOrigin && req.headers.cookie === undefined)) return;
     throw new TypedError({
       message: "A cross-site request may not change anything: its origin is not allowed (HTTP_CORS_ORIGINS)",

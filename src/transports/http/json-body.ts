@@ -1,9 +1,9 @@
 import accepts from "accepts";
 import type { ServerResponse } from "node:http";
 import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import vary from "vary";
 import { heldHeaderObject, releaseHeldHeaders, takeHeldHeaders } from "./held-headers";
-import { brotliCompress, constants, gzip } from "node:zlib";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 

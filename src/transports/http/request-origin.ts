@@ -30,9 +30,9 @@ export function requestOrigin(trustProxy: TrustProxy, address: CallerAddress): R
   return {
     address,
     secure(req) {
-      if (!peerTrusted(req)) return encrypted(req);
       const forwarded = req.headers["x-forwarded-proto"];
-      return firstListed(typeof forwarded === "string" && forwarded ? forwarded : encrypted(req) ? "https" : "http") === "https";
+      if (typeof forwarded !== "string" || !forwarded || !peerTrusted(req)) return encrypted(req);
+      return firstListed(forwarded) === "https";
     },
     host(req) {
       const forwarded = req.headers["x-forwarded-host"];

@@ -53,7 +53,22 @@ const PATHS = [
 const QUERIES = ["", "?message=hi&count=2", "?a=1&a=2", "?__proto__[polluted]=1&constructor=x", "?id=5", "?q=%ZZ", "?"];
 const METHODS = ["GET", "HEAD", "POST", "PATCH", "DELETE", "PUT", "OPTIONS"];
 
-type BodyKind = "none" | "json" | "json-array" | "json-proto" | "malformed" | "form" | "text" | "empty" | "too-large";
+const BODY_LIMIT = 2048;
+
+/** The bodies a generated request may carry, by kind: none, JSON of every sort, a form, text, too large. */
+const BODIES = {
+  none: {},
+  json: { type: "application/json", text: JSON.stringify({ message: "hi", count: 3, nested: { a: [1, 2] } }) },
+  "json-array": { type: "application/json", text: "[1,2]" },
+  "json-proto": { type: "application/json", text: '{"__proto__":{"polluted":1},"name":"x"}' },
+  malformed: { type: "application/json", text: '{"message":' },
+  form: { type: "application/x-www-form-urlencoded", text: "message=hi&count=4&tags=a&tags=b" },
+  text: { type: "text/plain", text: "hello" },
+  empty: { type: "application/json", text: "" },
+  "too-large": { type: "application/json", text: JSON.stringify({ blob: "x".repeat(BODY_LIMIT) }) },
+} satisfies Record<string, { type?: string; text?: string }>;
+
+type BodyKind = keyof typeof BODIES;
 type OriginKind = "none" | "same" | "listed" | "other" | "cross-site-fetch";
 
 interface Generated {
@@ -71,7 +86,7 @@ interface Generated {
 const generated = fc.record<Generated>({
   method: fc.constantFrom(...METHODS),
   path: fc.tuple(fc.constantFrom(...PATHS), fc.constantFrom(...QUERIES)).map(([path, query]) => path + query),
-  body: fc.constantFrom<BodyKind>("none", "json", "json-array", "json-proto", "malformed", "form", "text", "empty", "too-large"),
+  body: fc.constantFrom(...(Object.keys(BODIES) as BodyKind[])),
   origin: fc.constantFrom<OriginKind>("none", "same", "listed", "other", "cross-site-fetch"),
   acceptEncoding: fc.constantFrom(undefined, "gzip", "br", "gzip, br", "identity"),
   cookie: fc.constantFrom(undefined, "herald.sid=not-a-session", "theme=dark"),
@@ -81,34 +96,10 @@ const generated = fc.record<Generated>({
 });
 
 const LISTED_ORIGIN = "https://app.example";
-const BODY_LIMIT = 2048;
-
-function bodyOf(kind: BodyKind): { type?: string; text?: string } {
-  switch (kind) {
-    case "none":
-      return {};
-    case "json":
-      return { type: "application/json", text: JSON.stringify({ message: "hi", count: 3, nested: { a: [1, 2] } }) };
-    case "json-array":
-      return { type: "application/json", text: "[1,2]" };
-    case "json-proto":
-      return { type: "application/json", text: '{"__proto__":{"polluted":1},"name":"x"}' };
-    case "malformed":
-      return { type: "application/json", text: '{"message":' };
-    case "form":
-      return { type: "application/x-www-form-urlencoded", text: "message=hi&count=4&tags=a&tags=b" };
-    case "text":
-      return { type: "text/plain", text: "hello" };
-    case "empty":
-      return { type: "application/json", text: "" };
-    case "too-large":
-      return { type: "application/json", text: JSON.stringify({ blob: "x".repeat(BODY_LIMIT) }) };
-  }
-}
 
 function send(server: HeraldServer, input: Generated): Promise<Answer> {
   const url = new URL(server.url!);
-  const body = bodyOf(input.body);
+  const body: { type?: string; text?: string } = BODIES[input.body];
   const headers: Record<string, string> = {};
   if (body.type) headers["content-type"] = body.type;
   if (body.text !== undefined) headers["content-length"] = String(Buffer.byteLength(body.text));
