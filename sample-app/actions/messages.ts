@@ -1,6 +1,7 @@
 import { DataSource } from "typeorm";
 import { z } from "zod";
 import { CONNECTION_TYPE, HTTP_METHOD, Task, Web, paginate, paginationInputs, paginationOutputs, type Action, type ActionParams } from "herald";
+import { MESSAGES_CHANNEL } from "../channels/messages";
 import { Message } from "../entities/message";
 import { RequireApiKey } from "../middleware/require-api-key";
 import { zMessageListRow, type MessageListRow } from "../schemas/message";
@@ -13,6 +14,8 @@ export class MessagesList implements Action {
   outputs = z.object({ messages: z.array(zMessageListRow), pagination: paginationOutputs });
   // Declared, though none are its own, so that any other error it ends with is logged as a contract breach.
   errors = {};
+  // Also the resource herald://messages: an MCP client listening on it is told of every new message.
+  mcp = { tool: true, resource: { uri: "herald://messages", channel: MESSAGES_CHANNEL } };
 
   constructor(private readonly dataSource: DataSource) {}
 

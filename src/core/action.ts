@@ -26,7 +26,19 @@ export interface TaskConfig {
 
 export interface McpActionConfig {
   tool?: boolean;
-  resource?: boolean | { uri?: string; uriTemplate?: string; mimeType?: string };
+  resource?:
+    | boolean
+    | {
+        uri?: string;
+        uriTemplate?: string;
+        mimeType?: string;
+        /**
+         * The channel whose messages change this resource: clients listening on the resource are
+         * told of each message (`notifications/resources/updated`), under the channel's own rules.
+         * A template's variables fill `{name}` placeholders: `"room:{room}"`.
+         */
+        channel?: string;
+      };
   prompt?: boolean;
   responseFormat?: MCP_RESPONSE_FORMAT | `${MCP_RESPONSE_FORMAT}`;
   /** An MCP App: a `ui://` resource linked from the tool's metadata. */

@@ -1,4 +1,5 @@
 import WebSocket from "ws";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { serverUrl, useTestServer, waitFor } from "herald/testing";
 import { usePostgresSchema } from "./support/postgres";
 import { createUser, SAMPLE_APP, truncateAll } from "./support/app";
@@ -81,6 +82,32 @@ describe("the messages channel", () => {
       expect(events()).toEqual([{ messageType: "message", channel: "messages", message: { id: 1, body: "signed in", user_name: "Ada Lovelace" } }]);
     } finally {
       reader.socket.close();
+    }
+  });
+});
+
+describe("the messages resource over MCP", () => {
+  test("an MCP client listening on herald://messages is told of each new message, and reads the list again", async () => {
+    await createUser(ada);
+    const cookie = await signIn();
+    const client = new Client({ name: "listening", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${serverUrl()}/mcp`)));
+    try {
+      const updated: string[] = [];
+      client.setNotificationHandler("notifications/resources/updated", (notification) => void updated.push(notification.params.uri));
+      await client.listen({ resourceSubscriptions: ["herald://messages"] });
+      const posted = await fetch(`${serverUrl()}/api/message`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({ body: "news" }),
+      });
+      expect(posted.status).toBe(200);
+      await waitFor(() => updated.length === 1);
+      expect(updated).toEqual(["herald://messages"]);
+      const read = await client.readResource({ uri: "herald://messages" });
+      expect(JSON.parse((read.contents[0] as { text: string }).text).messages).toEqual([{ id: 1, body: "news", user_name: "Ada Lovelace" }]);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import { assertErrorBody, assertWellFormedAnswer, corruptText, HostileCall, host
  */
 useTestServer({
   appDir: join(__dirname, "fixtures/app"),
-  env: { REDIS_URL: "", MCP_MODE: "stateless", WS_MAX_MESSAGES_PER_SECOND: "1000000", LOG_LEVEL: "fatal" },
+  env: { REDIS_URL: "", WS_MAX_MESSAGES_PER_SECOND: "1000000", LOG_LEVEL: "fatal" },
 });
 
 const RUNS = 150;

@@ -17,7 +17,7 @@ import { DOCUMENTED_DEFAULT, DOCUMENTED_EXAMPLE } from "./fixtures/secrets-app/a
 const appDir = join(__dirname, "fixtures/secrets-app");
 const HERALD_BIN = join(__dirname, "../../dist/cli-entry.js");
 const name = uniqueAppName("secrets");
-const env = { REDIS_URL: SHARED_REDIS_URL, NAME: name, LOG_LEVEL: "trace", LOG_FORMAT: "json", MCP_MODE: "stateless" };
+const env = { REDIS_URL: SHARED_REDIS_URL, NAME: name, LOG_LEVEL: "trace", LOG_FORMAT: "json" };
 
 const password = `pw-${randomUUID()}`;
 const apiKey = `key-${randomUUID()}`;

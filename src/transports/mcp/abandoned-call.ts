@@ -8,8 +8,7 @@ const HOW = {
 } as const;
 
 /**
- * Aborts a call its MCP client abandoned, whether the SDK ran it or Herald ran it ahead of the
- * SDK: it ends as client gone, as an HTTP or WebSocket call whose client left, so no one waits
+ * Aborts a call its MCP client abandoned: it ends as client gone, as an HTTP or WebSocket call whose client left, so no one waits
  * for its answer and the abort is not counted as the server's failure.
  */
 export function abortAbandoned(controller: AbortController, how: keyof typeof HOW): void {

@@ -1,4 +1,4 @@
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import type { UriTemplate } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ActionOutputs } from "../../core/action";
 import { allowsTransport } from "../../core/action-transports";
@@ -29,8 +29,11 @@ export interface ToolEntry {
 export interface ResourceEntry {
   registered: RegisteredAction;
   uri?: string;
-  template?: UriTemplate;
+  /** A resource template's text (RFC 6570), compiled by the first read: the SDK is loaded by the first MCP request. */
+  uriTemplate?: string;
   mimeType: string;
+  /** The channel (with `{variable}` placeholders) whose messages change the resource. */
+  channel?: string;
 }
 
 export interface AppEntry {
@@ -46,12 +49,12 @@ export interface PromptEntry {
 }
 
 /** Default resource URIs: `herald://action/<name>`, with the required inputs as a query template. */
-function resourceAddress(registered: RegisteredAction, fields: string[]): { uri?: string; template?: UriTemplate } {
+function resourceAddress(registered: RegisteredAction, fields: string[]): { uri?: string; uriTemplate?: string } {
   const config = typeof registered.action.mcp?.resource === "object" ? registered.action.mcp.resource : {};
-  if (config.uriTemplate) return { template: new UriTemplate(config.uriTemplate) };
+  if (config.uriTemplate) return { uriTemplate: config.uriTemplate };
   if (config.uri) return { uri: config.uri };
   const base = `herald://action/${registered.name}`;
-  return fields.length ? { template: new UriTemplate(`${base}{?${fields.join(",")}}`) } : { uri: base };
+  return fields.length ? { uriTemplate: `${base}{?${fields.join(",")}}` } : { uri: base };
 }
 
 function inputFields(registered: RegisteredAction): { name: string; description?: string; required: boolean }[] {
@@ -84,6 +87,7 @@ export class McpCatalog {
   readonly resources: ResourceEntry[] = [];
   readonly prompts = new Map<string, PromptEntry>();
   readonly apps = new Map<string, AppEntry>();
+  private templates: Map<ResourceEntry, UriTemplate> | undefined;
 
   constructor(registered: readonly RegisteredAction[]) {
     // An action MCP may not call is no tool, resource or prompt: a call to it is one to an unknown name.
@@ -121,9 +125,14 @@ export class McpCatalog {
       }
       const fields = inputFields(registered);
       if (mcp.resource) {
-        const mimeType = (typeof mcp.resource === "object" && mcp.resource.mimeType) || "application/json";
+        const config = typeof mcp.resource === "object" ? mcp.resource : {};
         const required = fields.filter((field) => field.required).map((field) => field.name);
-        this.resources.push({ registered, mimeType, ...resourceAddress(registered, required) });
+        this.resources.push({
+          registered,
+          mimeType: config.mimeType || "application/json",
+          ...resourceAddress(registered, required),
+          ...(config.channel ? { channel: config.channel } : {}),
+        });
       }
       if (mcp.prompt) {
         const name = toolNameOf(registered.name);
@@ -134,9 +143,13 @@ export class McpCatalog {
 
   /** The resource an URI names, and the params its template variables carry. */
   matchResource(uri: string): { entry: ResourceEntry; params: Record<string, unknown> } | undefined {
+    if (!this.templates) {
+      const { UriTemplate } = require("@modelcontextprotocol/server") as typeof import("@modelcontextprotocol/server");
+      this.templates = new Map(this.resources.filter((entry) => entry.uriTemplate).map((entry) => [entry, new UriTemplate(entry.uriTemplate!)]));
+    }
     for (const entry of this.resources) {
       if (entry.uri === uri) return { entry, params: {} };
-      const variables = entry.template?.match(uri);
+      const variables = this.templates.get(entry)?.match(uri);
       if (variables) return { entry, params: { ...variables } };
     }
     return undefined;

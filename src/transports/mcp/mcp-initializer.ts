@@ -1,4 +1,6 @@
 import { injectable } from "tsyringe";
+import { ChannelBroker } from "../../channels/channel-broker";
+import { ChannelSubscriptions } from "../../channels/channel-subscriptions";
 import { RUN_MODE } from "../../core/constants";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
@@ -31,20 +33,13 @@ export class McpInitializer implements Initializer {
   /** The SDK is large: it is loaded by the first MCP request, not by every boot. */
   private endpointFor(catalog: McpCatalog, settings: McpSettings): StreamableHttpEndpoint {
     if (this.endpoint) return this.endpoint;
-    const { buildMcpServer, connectionFor } = require("./mcp-server") as typeof import("./mcp-server");
+    const { buildMcpServer } = require("./mcp-server") as typeof import("./mcp-server");
     const { StreamableHttpEndpoint } = require("./streamable-http") as typeof import("./streamable-http");
-    this.endpoint = new StreamableHttpEndpoint(
-      () => buildMcpServer(this.herald, catalog),
-      async (call, request, controller) => {
-        const entry = catalog.tools.get(call.params.name);
-        if (!entry) return undefined;
-        const connection = connectionFor({ requestInfo: { headers: request.headers }, ...sessionOf(request) } as never);
-        return this.herald.dispatcher.run(entry.registered.name, call.params.arguments ?? {}, connection, { controller });
-      },
-      settings,
-      () => this.herald.config.host,
-      this.herald.logger,
-      this.herald.callerAddress,
+    const { container } = this.herald;
+    this.endpoint = new StreamableHttpEndpoint(() => buildMcpServer(this.herald, catalog), catalog, settings, this.herald, () =>
+      container.isRegistered(ChannelSubscriptions, true)
+        ? { subscriptions: container.resolve(ChannelSubscriptions), broker: container.resolve(ChannelBroker) }
+        : undefined,
     );
     return this.endpoint;
   }
@@ -52,9 +47,4 @@ export class McpInitializer implements Initializer {
   async stop(): Promise<void> {
     await this.endpoint?.close();
   }
-}
-
-function sessionOf(request: import("node:http").IncomingMessage): { sessionId?: string } {
-  const id = request.headers["mcp-session-id"];
-  return typeof id === "string" ? { sessionId: id } : {};
 }

@@ -1,50 +1,45 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type GetPromptResult,
   type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders } from "../../core/connection";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { encodeResponse } from "../../core/response-encoder";
+import type { ActionResult } from "../../core/dispatcher";
 import type { HeraldServer } from "../../core/server";
 import { shuttingDown } from "../../core/shutting-down";
 import { abortAbandoned } from "./abandoned-call";
-import { precomputedCall } from "./auth-precheck";
 import { McpCatalog } from "./catalog";
+import { completionsFor } from "./completions";
 import { requestCaller } from "./request-caller";
 import { toolResult } from "./results";
 
-type Extra = {
-  sessionId?: string;
-  signal: AbortSignal;
-  _meta?: { progressToken?: string | number };
-  requestInfo?: { headers: Record<string, string | string[] | undefined> };
-  sendNotification: (notification: any) => Promise<void>;
-};
+/** `_meta` keys of W3C trace context that a caller may send with any request. */
+const TRACE_KEYS = ["traceparent", "tracestate"] as const;
 
-export function connectionFor(extra: Extra): Connection {
-  const headers = flattenHeaders(extra.requestInfo?.headers ?? {});
-  const progressToken = extra._meta?.progressToken;
-  const remoteAddress = requestCaller.getStore()?.remoteAddress;
+/**
+ * The connection of one MCP request: the HTTP request's headers and caller (none over stdio),
+ * the trace context of its `_meta` where the headers carry none, and progress sent back on the
+ * request's own stream when the caller gave a progress token.
+ */
+export function connectionFor(ctx: ServerContext): Connection {
+  const caller = requestCaller.getStore();
+  const headers: Record<string, string | undefined> = caller ? { ...flattenHeaders(caller.headers) } : {};
+  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+  for (const key of TRACE_KEYS) if (headers[key] === undefined && typeof meta?.[key] === "string") headers[key] = meta[key];
+  const progressToken = ctx.mcpReq._meta?.progressToken;
   return new Connection({
     type: CONNECTION_TYPE.mcp,
-    ...(remoteAddress ? { remoteAddress } : {}),
-    ...(extra.sessionId ? { id: extra.sessionId } : {}),
+    ...(caller?.remoteAddress ? { remoteAddress: caller.remoteAddress } : {}),
     headers,
     ...(progressToken !== undefined
       ? {
-          progressReporter: (update) =>
-            extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }),
+          progressReporter: (update) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } }),
         }
       : {}),
   });
@@ -52,54 +47,87 @@ export function connectionFor(extra: Extra): Connection {
 
 /**
  * The controller of one call: the SDK aborts a handler's signal without a reason of Herald's when
- * the client cancels the call (`notifications/cancelled`) or its stream closes, and when the
- * server closes the transport at shutdown; the call ends as client gone or as shutting down.
+ * the client's stream closes or the handler is closed at shutdown, and Herald aborts it when a
+ * `notifications/cancelled` names the call (in-flight-calls.ts); the call ends as client gone or
+ * as shutting down.
  */
-function callController(extra: Extra, herald: HeraldServer): AbortController {
+function callController(ctx: ServerContext, herald: HeraldServer): AbortController {
   const controller = new AbortController();
   const abort = () => {
     if (herald.status === "stopping") controller.abort(shuttingDown());
     else abortAbandoned(controller, "cancelled or closed");
   };
-  if (extra.signal.aborted) abort();
-  else extra.signal.addEventListener("abort", abort, { once: true });
+  if (ctx.mcpReq.signal.aborted) abort();
+  else ctx.mcpReq.signal.addEventListener("abort", abort, { once: true });
+  const forget = requestCaller.getStore()?.inFlight.track(ctx.mcpReq.id, controller);
+  if (forget) controller.signal.addEventListener("abort", forget, { once: true });
   return controller;
 }
 
-/** An MCP server (the SDK's low-level one) whose every call goes through Herald's dispatcher. */
+/**
+ * Runs the action behind an MCP request with the request's connection and controller, and
+ * answers from its result; the call stays cancellable until the answer is made, a stream's last
+ * value included.
+ */
+async function runFor<T>(
+  herald: HeraldServer,
+  call: { actionName: string; params: unknown; ctx: ServerContext; connection?: Connection },
+  answer: (result: ActionResult) => T | Promise<T>,
+): Promise<T> {
+  const controller = callController(call.ctx, herald);
+  try {
+    const result = await herald.dispatcher.run(call.actionName, call.params ?? {}, call.connection ?? connectionFor(call.ctx), { controller });
+    return await answer(result);
+  } finally {
+    requestCaller.getStore()?.inFlight.forget(call.ctx.mcpReq.id, controller);
+  }
+}
+
+function invalidParams(message: string, data?: unknown): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message, data);
+}
+
+/**
+ * An MCP server (the SDK's low-level one) whose every call goes through Herald's dispatcher. The
+ * SDK builds one per HTTP request and one per stdio connection, for either protocol generation.
+ */
 export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Server {
   const mcp = new Server(
     { name: herald.config.name, version: herald.app ? readVersion() : "0.0.0" },
-    { capabilities: { tools: {}, resources: {}, prompts: {} } },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      },
+    },
   );
   const production = herald.config.production;
 
-  mcp.setRequestHandler(ListToolsRequestSchema, async () => ({
+  mcp.setRequestHandler("tools/list", async () => ({
     tools: [...catalog.tools.values()].map((entry) => entry.definition),
   }));
 
-  mcp.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  mcp.setRequestHandler("tools/call", async (request, ctx) => {
     const entry = catalog.tools.get(request.params.name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"`);
-    const precomputed = precomputedCall.getStore();
-    const connection = connectionFor(extra);
-    const result =
-      precomputed?.toolName === request.params.name
-        ? precomputed.result
-        : await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connection, {
-            controller: callController(extra, herald),
-          });
-    return toolResult(result, {
-      format: entry.format,
-      production,
-      logger: herald.logger,
-      ...(entry.wrapsResult !== undefined ? { wrapsResult: entry.wrapsResult } : {}),
-      signal: extra.signal,
-      connection,
-    });
+    if (!entry) throw invalidParams(`Unknown tool "${request.params.name}"`);
+    const connection = connectionFor(ctx);
+    const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection };
+    return runFor(herald, call, (result) =>
+      toolResult(result, {
+        format: entry.format,
+        production,
+        logger: herald.logger,
+        ...(entry.wrapsResult !== undefined ? { wrapsResult: entry.wrapsResult } : {}),
+        signal: ctx.mcpReq.signal,
+        connection,
+      }),
+    );
   });
 
-  mcp.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  mcp.setRequestHandler("resources/list", async () => ({
     resources: [
       ...catalog.resources
         .filter((entry) => entry.uri)
@@ -113,18 +141,18 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     ],
   }));
 
-  mcp.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  mcp.setRequestHandler("resources/templates/list", async () => ({
     resourceTemplates: catalog.resources
-      .filter((entry) => entry.template)
+      .filter((entry) => entry.uriTemplate)
       .map((entry) => ({
-        uriTemplate: entry.template!.toString(),
+        uriTemplate: entry.uriTemplate!,
         name: entry.registered.name,
         mimeType: entry.mimeType,
         ...(entry.registered.action.description ? { description: entry.registered.action.description } : {}),
       })),
   }));
 
-  mcp.setRequestHandler(ReadResourceRequestSchema, async (request, extra): Promise<ReadResourceResult> => {
+  mcp.setRequestHandler("resources/read", async (request, ctx): Promise<ReadResourceResult> => {
     const { uri } = request.params;
     const app = catalog.apps.get(uri);
     if (app) {
@@ -132,18 +160,25 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
       return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: html }] };
     }
     const match = catalog.matchResource(uri);
-    if (!match) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}"`);
-    const result = await herald.dispatcher.run(match.entry.registered.name, match.params, connectionFor(extra), {
-      controller: callController(extra, herald),
+    if (!match) throw invalidParams(`Unknown resource "${uri}"`, { uri });
+    return runFor(herald, { actionName: match.entry.registered.name, params: match.params, ctx }, (result) => {
+      if (result.error) throw invalidParams(result.error.message, errorBody(result.error, production));
+      const text = typeof result.response === "string" ? result.response : encodeOrRefuse(result.actionName, result.response, production);
+      return { contents: [{ uri, mimeType: match.entry.mimeType, text }] };
     });
-    if (result.error) {
-      throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
-    }
-    const text = typeof result.response === "string" ? result.response : encodeOrRefuse(result.actionName, result.response, production);
-    return { contents: [{ uri, mimeType: match.entry.mimeType, text }] };
   });
 
-  mcp.setRequestHandler(ListPromptsRequestSchema, async () => ({
+  // A 2025-era client served statelessly has no stream to receive updates on (docs/mcp.md); a
+  // 2026-07-28 client listens with subscriptions/listen, which the SDK's handler answers.
+  mcp.setRequestHandler("resources/subscribe", async (request) => {
+    if (!catalog.apps.has(request.params.uri) && !catalog.matchResource(request.params.uri)) {
+      throw invalidParams(`Unknown resource "${request.params.uri}"`, { uri: request.params.uri });
+    }
+    return {};
+  });
+  mcp.setRequestHandler("resources/unsubscribe", async () => ({}));
+
+  mcp.setRequestHandler("prompts/list", async () => ({
     prompts: [...catalog.prompts.values()].map((entry) => ({
       name: entry.name,
       ...(entry.registered.action.description ? { description: entry.registered.action.description } : {}),
@@ -151,17 +186,16 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     })),
   }));
 
-  mcp.setRequestHandler(GetPromptRequestSchema, async (request, extra): Promise<GetPromptResult> => {
+  mcp.setRequestHandler("prompts/get", async (request, ctx): Promise<GetPromptResult> => {
     const entry = catalog.prompts.get(request.params.name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${request.params.name}"`);
-    const result = await herald.dispatcher.run(entry.registered.name, request.params.arguments ?? {}, connectionFor(extra), {
-      controller: callController(extra, herald),
+    if (!entry) throw invalidParams(`Unknown prompt "${request.params.name}"`);
+    return runFor(herald, { actionName: entry.registered.name, params: request.params.arguments, ctx }, (result) => {
+      if (result.error) throw invalidParams(result.error.message, errorBody(result.error, production));
+      return promptResult(result.actionName, result.response, entry.registered.action.description, production);
     });
-    if (result.error) {
-      throw new McpError(ErrorCode.InvalidParams, result.error.message, errorBody(result.error, production));
-    }
-    return promptResult(result.actionName, result.response, entry.registered.action.description, production);
   });
+
+  mcp.setRequestHandler("completion/complete", async (request) => ({ completion: completionsFor(catalog, request.params) }));
 
   return mcp;
 }
@@ -182,7 +216,7 @@ function encodeOrRefuse(actionName: string, response: unknown, production: boole
     return encodeResponse(actionName, response);
   } catch (thrown) {
     const error = toTypedError(thrown, production);
-    throw new McpError(ErrorCode.InternalError, error.message, errorBody(error, production));
+    throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, errorBody(error, production));
   }
 }
 

@@ -1,7 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { IncomingHttpHeaders } from "node:http";
+import type { CallerCalls } from "./in-flight-calls";
 
 /**
- * The caller of the HTTP request an MCP message came in, for the calls it makes: the SDK hands
- * its handlers the request's headers but not its socket, so the address travels beside them.
+ * The HTTP request an MCP message came in, for the calls it makes: the SDK hands its handlers a
+ * web `Request` built from it, not the socket, so the caller's address, the headers as Node read
+ * them and the caller's in-flight calls travel beside it. Absent over stdio.
  */
-export const requestCaller = new AsyncLocalStorage<{ remoteAddress: string | undefined }>();
+export const requestCaller = new AsyncLocalStorage<{
+  remoteAddress: string | undefined;
+  headers: IncomingHttpHeaders;
+  inFlight: CallerCalls;
+}>();

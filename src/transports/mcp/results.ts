@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { MCP_RESPONSE_FORMAT } from "../../core/constants";
 import type { Connection } from "../../core/connection";
 import type { ActionResult } from "../../core/dispatcher";
@@ -52,7 +52,7 @@ export interface ToolCallContext {
 /**
  * A streaming action's values, each sent as a progress notification (its JSON as the message)
  * when the caller gave a progress token; the tool result is the list of them all. Read until the
- * request's own signal aborts too: a call run ahead of the SDK has a controller of its own.
+ * request's own signal aborts too, so a client that leaves stops the reading.
  */
 async function collect(stream: DispatchedStream, context: ToolCallContext): Promise<unknown[]> {
   const values: unknown[] = [];

@@ -6,25 +6,23 @@ const list = zCommaList.optional();
 
 const schema = z.object({
   MCP_PATH: z.string().startsWith("/").default("/mcp"),
-  /** stateless: a fresh MCP server per request, for load balancers without sticky sessions. */
-  MCP_MODE: z.enum(["sessions", "stateless"]).default("sessions"),
   /** The address clients reach the server at (`https://chat.example.com`): its host and origin are accepted. */
   PUBLIC_URL: z.url().optional(),
   /** Host header values accepted besides PUBLIC_URL's, the bound host and the loopback names; `*` for any. */
   MCP_ALLOWED_HOSTS: list,
   /** Origins accepted from browsers; none but the server's own when unset. */
   MCP_ALLOWED_ORIGINS: list,
-  MCP_SESSION_IDLE_MS: z.coerce.number().int().positive().default(30 * 60_000),
+  /** Open `subscriptions/listen` streams one process keeps; a new one past it is refused in-band. */
+  MCP_MAX_SUBSCRIPTIONS: z.coerce.number().int().positive().default(1024),
 });
 
 export interface McpSettings {
   path: string;
-  mode: "sessions" | "stateless";
   /** Host names accepted besides the bound host and the loopback names: PUBLIC_URL's and MCP_ALLOWED_HOSTS. */
   allowedHosts: string[];
   /** Browser origins accepted besides the server's own: PUBLIC_URL's and MCP_ALLOWED_ORIGINS. */
   allowedOrigins: string[];
-  sessionIdleMs: number;
+  maxSubscriptions: number;
 }
 
 export function readMcpSettings(config: HeraldConfig): McpSettings {
@@ -32,9 +30,8 @@ export function readMcpSettings(config: HeraldConfig): McpSettings {
   const publicUrl = values.PUBLIC_URL === undefined ? undefined : new URL(values.PUBLIC_URL);
   return {
     path: values.MCP_PATH,
-    mode: values.MCP_MODE,
     allowedHosts: [...(publicUrl ? [publicUrl.hostname] : []), ...(values.MCP_ALLOWED_HOSTS ?? [])],
     allowedOrigins: [...(publicUrl ? [publicUrl.origin] : []), ...(values.MCP_ALLOWED_ORIGINS ?? [])],
-    sessionIdleMs: values.MCP_SESSION_IDLE_MS,
+    maxSubscriptions: values.MCP_MAX_SUBSCRIPTIONS,
   };
 }

@@ -1,21 +1,23 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { HeraldServer } from "../../core/server";
 import { McpCatalog } from "./catalog";
 import { buildMcpServer } from "./mcp-server";
 
 /**
- * Serves the app over stdio for desktop MCP clients. stdout carries the protocol, so the server
- * must have been booted in the `mcp` run mode, whose logs go to stderr. Resolves when the client
- * disconnects.
+ * Serves the app over stdio for desktop MCP clients, of either protocol generation: the first
+ * message chooses, and one server then serves the connection. stdout carries the protocol, so the
+ * server must have been booted in the `mcp` run mode, whose logs go to stderr. Resolves when the
+ * client disconnects.
  */
 export async function serveMcpOverStdio(herald: HeraldServer): Promise<void> {
-  const server = buildMcpServer(herald, new McpCatalog(herald.registry.list()));
-  const transport = new StdioServerTransport();
-  await server.connect(transport);
+  const catalog = new McpCatalog(herald.registry.list());
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
+    process.stdin.once("close", () => resolve());
+  });
+  const handle = serveStdio(() => buildMcpServer(herald, catalog), {
+    onerror: (error) => herald.logger.debug({ err: error }, "mcp: stdio message refused or failed in the SDK"),
   });
   await closed;
-  await server.close();
+  await handle.close();
 }

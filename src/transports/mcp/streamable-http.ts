@@ -1,187 +1,121 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { createMcpHandler, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { toNodeHandler, type NodeMcpRequestHandler } from "@modelcontextprotocol/node";
 import type { CallerAddress } from "../../core/caller-address";
+import { Connection } from "../../core/connection";
+import { CONNECTION_TYPE } from "../../core/constants";
+import { errorBody, toTypedError } from "../../core/error-body";
 import type { Logger } from "../../core/logger";
-import { DispatchedStream } from "../../core/dispatched-stream";
-import type { ActionResult } from "../../core/dispatcher";
-import { abortAbandoned } from "./abandoned-call";
-import { precomputedCall, preRunnableToolCall, UNAUTHENTICATED } from "./auth-precheck";
+import type { McpCatalog } from "./catalog";
+import { InFlightCalls } from "./in-flight-calls";
 import { requestCaller } from "./request-caller";
 import { rebindingRefusal } from "./request-guard";
+import { ResourceListens, type AppChannels } from "./resource-listens";
 import type { McpSettings } from "./settings";
 
-interface LiveSession {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  lastSeen: number;
+/** The id of a lone JSON-RPC request, for an error answered before the SDK reads it. */
+function requestIdOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | undefined)?.id;
+  return !Array.isArray(body) && (typeof id === "string" || typeof id === "number") ? id : null;
 }
 
-/** The SDK refuses a POST that does not accept both reply kinds; such a call must not run first. */
-function acceptsStreamableReplies(request: IncomingMessage): boolean {
-  const accept = request.headers.accept ?? "";
-  return accept.includes("application/json") && accept.includes("text/event-stream");
-}
-
-function replyJsonRpcError(response: ServerResponse, status: number, message: string, code = -32000): void {
+function replyJsonRpcError(
+  response: ServerResponse,
+  status: number,
+  error: { code: number; message: string; data?: unknown },
+  id: string | number | null,
+): void {
   response.writeHead(status, { "Content-Type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  response.end(JSON.stringify({ jsonrpc: "2.0", id, error }));
+}
+
+/** The resource URIs a `subscriptions/listen` request asks to be told about, if it is one. */
+function listenedResources(body: unknown): string[] | undefined {
+  const request = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (Array.isArray(body) || request?.method !== "subscriptions/listen") return undefined;
+  const uris = request.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : undefined;
 }
 
 /**
- * Serves MCP's Streamable HTTP transport. With sessions, each `initialize` opens a session
- * (an MCP server and transport kept in memory, ended by DELETE or idleness); stateless, every
- * request gets its own server and transport, as the SDK requires.
+ * Serves MCP's Streamable HTTP transport through the SDK's handler, statelessly: a
+ * 2026-07-28 request (per-request `_meta`, `server/discover`, `subscriptions/listen`) and a
+ * 2025-era one alike get a server of their own, so any process answers any request and nothing
+ * per client stays in memory. GET and DELETE, the 2025 session operations, are answered 405.
  */
 export class StreamableHttpEndpoint {
-  private readonly sessions = new Map<string, LiveSession>();
-  /** Tool calls run ahead of the SDK, by session and JSON-RPC id: the SDK cannot cancel what it never saw. */
-  private readonly preRunning = new Map<string, AbortController>();
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly handler: McpHttpHandler;
+  private readonly serve: NodeMcpRequestHandler;
+  private readonly listens: ResourceListens;
+  private readonly production: boolean;
+  readonly inFlight = new InFlightCalls();
 
   constructor(
-    private readonly createServer: () => Server,
-    private readonly preRun: (
-      call: NonNullable<ReturnType<typeof preRunnableToolCall>>,
-      request: IncomingMessage,
-      controller: AbortController,
-    ) => Promise<ActionResult | undefined>,
+    createServer: () => Server,
+    catalog: McpCatalog,
     private readonly settings: McpSettings,
-    private readonly boundHost: () => string,
-    private readonly logger: Logger,
-    private readonly callerAddress: CallerAddress,
+    private readonly herald: { config: { host: string; production: boolean }; logger: Logger; callerAddress: CallerAddress },
+    channels: () => AppChannels | undefined,
   ) {
-    this.sweeper = setInterval(() => this.closeIdle(), Math.min(settings.sessionIdleMs, 60_000));
-    this.sweeper.unref();
+    const { logger } = herald;
+    const onerror = (error: Error) => logger.debug({ err: error }, "mcp: request refused or failed in the SDK");
+    this.handler = createMcpHandler(() => createServer(), { legacy: "stateless", onerror, maxSubscriptions: settings.maxSubscriptions });
+    this.serve = toNodeHandler(this.handler, { onerror });
+    this.listens = new ResourceListens(catalog, channels, (uri) => this.handler.notify.resourceUpdated(uri), logger);
+    this.production = herald.config.production;
   }
 
-  get openSessions(): number {
-    return this.sessions.size;
+  private get boundHost(): string {
+    return this.herald.config.host;
   }
 
-  handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
-    return requestCaller.run({ remoteAddress: this.callerAddress(request) }, () => this.answer(request, response));
+  private callerAddress(request: IncomingMessage): string | undefined {
+    return this.herald.callerAddress(request);
   }
 
-  private async answer(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
+  async handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
     const refusal = rebindingRefusal(request, {
-      boundHost: this.boundHost(),
+      boundHost: this.boundHost,
       hosts: this.settings.allowedHosts,
       origins: this.settings.allowedOrigins,
     });
-    if (refusal) return replyJsonRpcError(response, 403, refusal);
-    this.cancelPreRun(request);
-    const call = request.method === "POST" && acceptsStreamableReplies(request) ? preRunnableToolCall(request.body) : undefined;
-    if (call && (this.settings.mode === "stateless" || this.sessions.has(String(request.headers["mcp-session-id"])))) {
-      const result = await this.preRunWithCancel(call, request, response);
-      if (result?.error && UNAUTHENTICATED.has(result.error.type)) {
-        response.setHeader("WWW-Authenticate", `Bearer realm="herald", error="invalid_token"`);
-        return replyJsonRpcError(response, 401, result.error.message, -32001);
-      }
-      if (result) {
-        return precomputedCall.run({ toolName: call.params.name, result }, () => this.dispatch(request, response));
-      }
+    if (refusal) {
+      replyJsonRpcError(response, 403, { code: -32000, message: refusal }, requestIdOf(request.body));
+      return;
     }
-    return this.dispatch(request, response);
+    const remoteAddress = this.callerAddress(request);
+    const caller = InFlightCalls.callerOf(remoteAddress, request.headers);
+    this.inFlight.cancelNamedIn(caller, request.body);
+    const listened = listenedResources(request.body);
+    if (listened?.length && !(await this.openListen(listened, request, response, remoteAddress))) return;
+    const context = { remoteAddress, headers: request.headers, inFlight: this.inFlight.forCaller(caller) };
+    await requestCaller.run(context, () => this.serve(request, response, request.body));
   }
 
-  private async preRunWithCancel(
-    call: NonNullable<ReturnType<typeof preRunnableToolCall>>,
-    request: IncomingMessage,
-    response: ServerResponse,
-  ): Promise<ActionResult | undefined> {
-    const controller = new AbortController();
-    const key = `${String(request.headers["mcp-session-id"])}:${String(call.id)}`;
-    const leave = () => {
-      if (!response.writableFinished) abortAbandoned(controller, "closed");
-    };
-    this.preRunning.set(key, controller);
-    response.once("close", leave);
-    let streaming = false;
+  /**
+   * Subscribes a listen stream to the channels behind its resources before the SDK opens it, and
+   * ends those subscriptions when the stream closes; a channel's refusal is the listen request's
+   * JSON-RPC error, and the stream is not opened.
+   */
+  private async openListen(uris: string[], request: IncomingMessage & { body?: unknown }, response: ServerResponse, remoteAddress: string | undefined): Promise<boolean> {
+    const connection = new Connection({
+      type: CONNECTION_TYPE.mcp,
+      ...(remoteAddress ? { remoteAddress } : {}),
+      incomingHeaders: request.headers,
+    });
     try {
-      const result = await this.preRun(call, request, controller);
-      streaming = result?.response instanceof DispatchedStream;
-      return result;
-    } finally {
-      // A stream is still the call: a client who leaves or cancels while it is sent ends it too.
-      if (streaming) response.once("close", () => this.preRunning.get(key) === controller && this.preRunning.delete(key));
-      else {
-        this.preRunning.delete(key);
-        response.off("close", leave);
-      }
+      const end = await this.listens.open(uris, connection);
+      response.once("close", () => void end());
+      return true;
+    } catch (thrown) {
+      const error = toTypedError(thrown, this.production);
+      const body = errorBody(error, this.production);
+      replyJsonRpcError(response, 200, { code: -32602, message: error.message, data: body }, requestIdOf(request.body));
+      return false;
     }
   }
 
-  /** A `notifications/cancelled` for a call run ahead of the SDK aborts it, as the SDK would its own. */
-  private cancelPreRun(request: IncomingMessage & { body?: unknown }): void {
-    if (request.method !== "POST" || this.preRunning.size === 0) return;
-    const messages = Array.isArray(request.body) ? request.body : [request.body];
-    for (const message of messages as { method?: unknown; params?: { requestId?: unknown } }[]) {
-      if (message?.method !== "notifications/cancelled") continue;
-      const key = `${String(request.headers["mcp-session-id"])}:${String(message.params?.requestId)}`;
-      const controller = this.preRunning.get(key);
-      if (controller) abortAbandoned(controller, "cancelled");
-    }
-  }
-
-  private async dispatch(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
-    if (this.settings.mode === "stateless") return this.handleStateless(request, response);
-
-    const sessionId = request.headers["mcp-session-id"];
-    if (typeof sessionId === "string") {
-      const live = this.sessions.get(sessionId);
-      if (!live) return replyJsonRpcError(response, 404, "Unknown or expired MCP session", -32001);
-      live.lastSeen = Date.now();
-      return live.transport.handleRequest(request, response, request.body);
-    }
-    if (request.method !== "POST" || !isInitializeRequest(request.body)) {
-      return replyJsonRpcError(response, 400, "Missing Mcp-Session-Id header: send initialize first");
-    }
-    await this.openSession(request, response);
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    await Promise.all([...this.sessions.keys()].map((id) => this.end(id)));
-  }
-
-  private async openSession(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
-    const server = this.createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, lastSeen: Date.now() });
-      },
-      onsessionclosed: (id) => {
-        void this.end(id);
-      },
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response, request.body);
-  }
-
-  private async handleStateless(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
-    const server = this.createServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    response.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response, request.body);
-  }
-
-  private async end(id: string): Promise<void> {
-    const live = this.sessions.get(id);
-    if (!live) return;
-    this.sessions.delete(id);
-    await live.server.close().catch((error: unknown) => this.logger.warn({ err: error, sessionId: id }, "MCP session close failed"));
-  }
-
-  private closeIdle(): void {
-    const cutoff = Date.now() - this.settings.sessionIdleMs;
-    for (const [id, live] of this.sessions) if (live.lastSeen < cutoff) void this.end(id);
+  close(): Promise<void> {
+    return this.handler.close();
   }
 }

@@ -47,3 +47,32 @@ test("a call the SDK runs (one that asked for progress) ends as client gone too 
     await client.close();
   }
 });
+
+describe("a notifications/cancelled sent on a request of its own (how a 2025-era client cancels a stateless call)", () => {
+  const post = (authorization: string, body: unknown) =>
+    fetch(`${serverUrl()}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: authorization, "Mcp-Protocol-Version": "2025-11-25" },
+      body: JSON.stringify(body),
+    });
+  const callGate = (gate: string) => post("Bearer owner", { jsonrpc: "2.0", id: `call-${gate}`, method: "tools/call", params: { name: "ws-gate", arguments: { gate } } });
+  const cancel = (authorization: string, gate: string) =>
+    post(authorization, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: `call-${gate}`, reason: "no longer needed" } });
+
+  test("from the caller that made the call, aborts it as client gone", async () => {
+    const call = callGate("mcp-own-cancel");
+    await gates.entered("mcp-own-cancel");
+    expect((await cancel("Bearer owner", "mcp-own-cancel")).status).toBe(202);
+    expect(await gates.settled("mcp-own-cancel")).toMatchObject({ outcome: "aborted", reason: { type: ErrorType.CONNECTION_CLIENT_GONE } });
+    await (await call).text();
+  });
+
+  test("from another caller (another Authorization), does not reach the call", async () => {
+    const call = callGate("mcp-foreign-cancel");
+    await gates.entered("mcp-foreign-cancel");
+    expect((await cancel("Bearer someone-else", "mcp-foreign-cancel")).status).toBe(202);
+    gates.open("mcp-foreign-cancel");
+    expect(await gates.settled("mcp-foreign-cancel")).toMatchObject({ outcome: "opened" });
+    expect(await (await call).text()).not.toContain('"isError":true');
+  });
+});

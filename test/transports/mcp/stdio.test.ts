@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { HERALD_BIN } from "../../support/cli";
 
 const cwd = join(__dirname, "../../fixtures/apps/mcp");
@@ -31,4 +33,26 @@ test("herald mcp serves the app over stdio, logs kept off stdout", async () => {
   }
   // The action log went to stderr: a protocol stream polluted by logs would have failed above.
   expect(stderr).toContain("math:add");
+});
+
+test.each([
+  ["2026-07-28", { pin: "2026-07-28" }],
+  ["2025-11-25", "legacy"],
+] as const)("herald mcp serves a v2 client speaking %s over stdio", async (version, mode) => {
+  const transport = new StdioV2({
+    command: process.execPath,
+    args: [HERALD_BIN, "mcp"],
+    cwd,
+    env: { ...(process.env as Record<string, string>), NODE_ENV: "test", LOG_LEVEL: "warn" },
+    stderr: "ignore",
+  });
+  const client = new ClientV2({ name: "stdio-v2", version: "1.0.0" }, { versionNegotiation: { mode } });
+  await client.connect(transport);
+  try {
+    expect(client.getNegotiatedProtocolVersion()).toBe(version);
+    expect((await client.callTool({ name: "math-add", arguments: { a: 2, b: 40 } })).structuredContent).toEqual({ sum: 42 });
+    expect((await client.readResource({ uri: "herald://motd" })).contents[0]).toMatchObject({ text: "Be kind." });
+  } finally {
+    await client.close();
+  }
 });

@@ -58,22 +58,11 @@ test("MARKDOWN format renders the response as Markdown", async () => {
   expect(text).toContain("| Tue | 5 |");
 });
 
-test("middleware guards tools: no token is HTTP 401 with WWW-Authenticate: Bearer", async () => {
-  await expect(client.callTool({ name: "secure-data", arguments: {} })).rejects.toThrow();
-  const transport = (client as unknown as { transport: StreamableHTTPClientTransport }).transport;
-  const response = await fetch(`${serverUrl()}/mcp`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      "Mcp-Session-Id": transport.sessionId!,
-      "Mcp-Protocol-Version": "2025-06-18",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "secure-data", arguments: {} } }),
-  });
-  expect(response.status).toBe(401);
-  expect(response.headers.get("www-authenticate")).toMatch(/^Bearer /);
-  expect(await response.json()).toMatchObject({ error: { message: "A valid bearer token is required" } });
+test("middleware guards tools: a refusal no token can cure is a tool error result the client can show, not an HTTP error", async () => {
+  const refused = await client.callTool({ name: "secure-data", arguments: {} });
+  expect(refused.isError).toBe(true);
+  expect(refused.structuredContent).toMatchObject({ error: { type: "CONNECTION_NOT_AUTHENTICATED", message: "A valid bearer token is required" } });
+  expect((refused.content as { text: string }[])[0]!.text).toBe("A valid bearer token is required");
 });
 
 test("a valid bearer token passes the same middleware", async () => {
@@ -125,51 +114,70 @@ test("an MCP App: the UI resource has the app MIME type and the tool links to it
 test("prompts: arguments are the inputs, messages are what run returns", async () => {
   const { prompts } = await client.listPrompts();
   expect(prompts).toEqual([
-    expect.objectContaining({ name: "prompt-review", arguments: [{ name: "topic", description: "What to review", required: true }] }),
+    expect.objectContaining({
+      name: "prompt-review",
+      arguments: [
+        { name: "topic", description: "What to review", required: true },
+        { name: "tone", description: "How to say it", required: false },
+      ],
+    }),
   ]);
   const prompt = await client.getPrompt({ name: "prompt-review", arguments: { topic: "the parser" } });
   expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Please review the parser carefully." } }]);
 });
 
-describe("sessions over HTTP", () => {
+describe("stateless over HTTP", () => {
   const post = (headers: Record<string, string>, body: unknown) =>
     fetch(`${serverUrl()}/mcp`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
       body: JSON.stringify(body),
     });
-  const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
-
-  test("a request without a session id that is not initialize is 400", async () => {
-    expect((await post({}, list)).status).toBe(400);
+  const initialize = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
   });
 
-  test("an unknown session id is 404", async () => {
-    expect((await post({ "Mcp-Session-Id": "no-such-session" }, list)).status).toBe(404);
+  test("initialize opens no session: no Mcp-Session-Id, and a request without one is served", async () => {
+    for (let id = 1; id <= 50; id++) {
+      const response = await post({}, initialize(id));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("mcp-session-id")).toBeNull();
+      await response.text();
+    }
+    const listed = await post({ "Mcp-Protocol-Version": "2025-11-25" }, { jsonrpc: "2.0", id: 51, method: "tools/list" });
+    expect(await listed.text()).toContain('"math-add"');
   });
 
-  test("DELETE ends a session; it is unknown afterwards", async () => {
-    const fresh = await connect();
-    const transport = (fresh as unknown as { transport: StreamableHTTPClientTransport }).transport;
-    const sessionId = transport.sessionId!;
-    await transport.terminateSession();
-    expect((await post({ "Mcp-Session-Id": sessionId, "Mcp-Protocol-Version": "2025-06-18" }, list)).status).toBe(404);
-    await fresh.close();
+  test("GET and DELETE, the 2025 session operations, are 405", async () => {
+    expect((await fetch(`${serverUrl()}/mcp`, { headers: { Accept: "text/event-stream" } })).status).toBe(405);
+    expect((await fetch(`${serverUrl()}/mcp`, { method: "DELETE" })).status).toBe(405);
   });
 
-  test("a foreign Host or Origin is refused against DNS rebinding", async () => {
-    // fetch may not set Host, so this one request goes through node:http.
-    const status = (headers: Record<string, string>) =>
-      new Promise<number>((resolve, reject) => {
+  test("a JSON-RPC error carries the request's id", async () => {
+    const response = await post({ "Mcp-Protocol-Version": "2025-11-25" }, { jsonrpc: "2.0", id: 77, method: "no/such-method" });
+    expect(await response.text()).toContain('{"jsonrpc":"2.0","id":77,"error":{"code":-32601');
+  });
+
+  test("a foreign Host or Origin is refused against DNS rebinding, the refusal carrying the request's id", async () => {
+    // fetch may not set Host, so these requests go through node:http.
+    const answer = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
         const request = httpRequest(`${serverUrl()}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", ...headers } });
         request.on("response", (response) => {
-          response.resume();
-          resolve(response.statusCode!);
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body }));
         });
         request.on("error", reject);
-        request.end(JSON.stringify(list));
+        request.end(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list" }));
       });
-    expect(await status({ Host: "evil.example" })).toBe(403);
-    expect(await status({ Origin: "http://evil.example" })).toBe(403);
+    for (const headers of [{ Host: "evil.example" }, { Origin: "http://evil.example" }] as Record<string, string>[]) {
+      const { status, body } = await answer(headers);
+      expect(status).toBe(403);
+      expect(JSON.parse(body)).toMatchObject({ jsonrpc: "2.0", id: 5, error: { code: -32000 } });
+    }
   });
 });
