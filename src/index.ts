@@ -48,7 +48,9 @@ export type { RateLimitKey, RateLimitMiddleware, RateLimitOptions } from "./midd
 
 // Connections
 export { Connection } from "./core/connection";
-export type { ConnectionInit, ConnectionSession, ProgressReporter } from "./core/connection";
+export type { CallerLogLevel, ConnectionAuth, ConnectionInit, ConnectionSession, LogReporter, ProgressReporter } from "./core/connection";
+export { McpContent, mcpContent } from "./core/mcp-content";
+export type { McpContentBlock } from "./core/mcp-content";
 
 // Services and dependency injection
 export { Service } from "./core/service";

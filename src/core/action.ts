@@ -26,6 +26,8 @@ export interface TaskConfig {
 
 export interface McpActionConfig {
   tool?: boolean;
+  /** The tool's and prompt's name; by default the action's name with `:` as `-`. */
+  name?: string;
   resource?:
     | boolean
     | {
@@ -41,6 +43,12 @@ export interface McpActionConfig {
       };
   prompt?: boolean;
   responseFormat?: MCP_RESPONSE_FORMAT | `${MCP_RESPONSE_FORMAT}`;
+  /**
+   * OAuth scopes a caller's access token must carry to call the action over MCP, when an
+   * authorization server is configured: without a token the call is answered 401 (sign in), with
+   * too few scopes 403 `insufficient_scope` (docs/mcp.md, OAuth).
+   */
+  scopes?: string[];
   /** An MCP App: a `ui://` resource linked from the tool's metadata. */
   app?: { uri: string; html: string | (() => string | Promise<string>) };
   title?: string;

@@ -18,6 +18,24 @@ export interface ConnectionSession {
   destroyOthersOf(owner: string | number): Promise<void>;
 }
 
+/** MCP's (syslog's) levels, lowest first. */
+export type CallerLogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/** Where a transport sends the log messages an action addresses to its caller (MCP `notifications/message`). */
+export type LogReporter = (level: CallerLogLevel, data: unknown) => Promise<void> | void;
+
+/** A verified OAuth access token a call came with (MCP over HTTP, when an authorization server is configured). */
+export interface ConnectionAuth {
+  /** The user the token stands for (`sub`), when it names one. */
+  subject?: string;
+  clientId: string;
+  scopes: readonly string[];
+  /** Seconds since the epoch. */
+  expiresAt?: number;
+  /** Every claim of a JWT, or what introspection said of an opaque token. */
+  claims: Readonly<Record<string, unknown>>;
+}
+
 /** Where a transport sends an action's progress (MCP progress notifications, for one). */
 export type ProgressReporter = (update: { progress: number; total?: number; message?: string }) => Promise<void> | void;
 
@@ -32,6 +50,8 @@ export interface ConnectionInit {
   /** Node's request headers, flattened into `headers` only if something reads them. */
   incomingHeaders?: IncomingHttpHeaders;
   progressReporter?: ProgressReporter;
+  logReporter?: LogReporter;
+  auth?: ConnectionAuth;
 }
 
 /** The transport-independent view of where a call came from, given to `run` and to middleware. */
@@ -44,8 +64,12 @@ export class Connection {
   session?: ConnectionSession;
   #headers: Readonly<Record<string, string | undefined>> | undefined;
   readonly #incomingHeaders: IncomingHttpHeaders | undefined;
+  /** The verified access token of the call, where the transport checked one (MCP with OAuth); see docs/mcp.md. */
+  readonly auth?: ConnectionAuth;
   /** Set per call by transports that can carry progress; see reportProgress. */
   progressReporter: ProgressReporter | undefined;
+  /** Set per call by transports that can carry log messages to the caller; see reportLog. */
+  logReporter: LogReporter | undefined;
   /** Per-connection state for middleware and actions, such as the authenticated user. */
   readonly state: Record<string, unknown> = Object.create(null);
   /**
@@ -64,6 +88,8 @@ export class Connection {
     this.#headers = init.headers;
     this.#incomingHeaders = init.incomingHeaders;
     this.progressReporter = init.progressReporter;
+    this.logReporter = init.logReporter;
+    if (init.auth !== undefined) this.auth = init.auth;
   }
 
   /** The request headers, one string per lower-case name; empty where the transport has none. */
@@ -74,6 +100,15 @@ export class Connection {
   /** Reports progress of a long action to a caller that asked for it; a no-op elsewhere. */
   async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
     await this.progressReporter?.({ progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
+  }
+
+  /**
+   * Sends a log message to the caller, where the transport carries them (MCP
+   * `notifications/message`, at the level the client asked for); a no-op elsewhere. The server's
+   * own log is `Logger`'s.
+   */
+  async reportLog(level: CallerLogLevel, data: unknown): Promise<void> {
+    await this.logReporter?.(level, data);
   }
 
   /** The bearer token of an `Authorization: Bearer …` header, if any. */

@@ -26,7 +26,7 @@ const surface = {
       // actions
       "Action", "Web", "Task", "Mcp", "ActionRegistry", "ACTION_NAME_PATTERN", "Dispatcher",
       // middleware, connections, dependency injection
-      "rateLimit", "Connection", "Service", "globLoader", "rootContainer", "inject", "injectable", "singleton",
+      "rateLimit", "Connection", "McpContent", "mcpContent", "Service", "globLoader", "rootContainer", "inject", "injectable", "singleton",
       // server, configuration, lifecycle
       "createHerald", "startHerald", "HeraldServer", "defineConfig", "HeraldConfig", "loadConfig", "readSettings",
       "readConcurrentCallLimits", "Logger", "HealthRegistry", "WS_CLOSE_CODE",
@@ -51,7 +51,7 @@ const surface = {
       "MiddlewareReference", "TaskConfig", "WebConfig", "RegisteredAction", "ActionResult", "DispatchOptions",
       // middleware, connections, dependency injection
       "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "GlobalMiddlewareClass", "MiddlewareSecurity",
-      "RateLimitKey", "RateLimitMiddleware", "RateLimitOptions", "ConnectionInit", "ConnectionSession", "ProgressReporter", "ProviderOverride",
+      "RateLimitKey", "RateLimitMiddleware", "RateLimitOptions", "CallerLogLevel", "ConnectionAuth", "ConnectionInit", "ConnectionSession", "LogReporter", "McpContentBlock", "ProgressReporter", "ProviderOverride",
       // server, configuration, lifecycle
       "ServerOptions", "AppConfig", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
       "HealthReport", "ServiceHealth", "ServiceLoad", "HttpMount",

@@ -135,10 +135,43 @@ export class McpCatalog {
         });
       }
       if (mcp.prompt) {
-        const name = toolNameOf(registered.name);
+        const name = toolNameOf(registered);
         this.prompts.set(name, { registered, name, arguments: fields });
       }
     }
+  }
+
+  /** Every scope an action asks for (`mcp.scopes`), for the protected resource metadata. */
+  get scopes(): string[] {
+    const all = new Set<string>();
+    for (const entry of this.tools.values()) for (const scope of entry.registered.action.mcp?.scopes ?? []) all.add(scope);
+    for (const entry of this.resources) for (const scope of entry.registered.action.mcp?.scopes ?? []) all.add(scope);
+    for (const entry of this.prompts.values()) for (const scope of entry.registered.action.mcp?.scopes ?? []) all.add(scope);
+    return [...all].sort();
+  }
+
+  /**
+   * The scopes the calls of a request body need (a batch: all of its calls'), with the name of
+   * one that needs them, for the challenge.
+   */
+  scopesNeededBy(body: unknown): { name: string; scopes: string[] } | undefined {
+    const needed = new Set<string>();
+    let name = "";
+    for (const message of (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown; uri?: unknown } }[]) {
+      const params = message?.params;
+      const registered =
+        message?.method === "tools/call" && typeof params?.name === "string"
+          ? this.tools.get(params.name)?.registered
+          : message?.method === "prompts/get" && typeof params?.name === "string"
+            ? this.prompts.get(params.name)?.registered
+            : message?.method === "resources/read" && typeof params?.uri === "string"
+              ? this.matchResource(params.uri)?.entry.registered
+              : undefined;
+      const scopes = registered?.action.mcp?.scopes ?? [];
+      if (scopes.length && !name) name = String(params?.name ?? params?.uri);
+      for (const scope of scopes) needed.add(scope);
+    }
+    return needed.size ? { name, scopes: [...needed] } : undefined;
   }
 
   /** The resource an URI names, and the params its template variables carry. */

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { injectable } from "tsyringe";
 import { ChannelBroker } from "../../channels/channel-broker";
 import { ChannelSubscriptions } from "../../channels/channel-subscriptions";
@@ -6,7 +7,10 @@ import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { McpCatalog } from "./catalog";
 import { readMcpSettings, type McpSettings } from "./settings";
+import type { McpResourceServer } from "./oauth/resource-server";
 import type { StreamableHttpEndpoint } from "./streamable-http";
+
+const PROTECTED_RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
 
 /** Serves the app's actions over MCP's Streamable HTTP transport on the web server. */
 @injectable()
@@ -14,6 +18,7 @@ export class McpInitializer implements Initializer {
   name = "mcp";
   runModes = [RUN_MODE.server];
   private endpoint: StreamableHttpEndpoint | undefined;
+  private resourceServer: McpResourceServer | undefined;
 
   constructor(private readonly herald: HeraldServer) {}
 
@@ -28,6 +33,35 @@ export class McpInitializer implements Initializer {
       checksOrigin: true,
       handler: (request, response) => this.endpointFor(catalog, settings).handle(request, response),
     });
+    if (settings.oauth) {
+      this.herald.httpMounts.push({
+        path: PROTECTED_RESOURCE_METADATA,
+        handler: (request, response) => this.serveMetadata(request, response, this.resourceServerFor(catalog, settings)!),
+      });
+    }
+  }
+
+  /** RFC 9728: at the site root, and with the endpoint's path after it (`…/oauth-protected-resource/mcp`). */
+  private serveMetadata(request: IncomingMessage, response: ServerResponse, resourceServer: McpResourceServer): void {
+    const path = (request.url ?? "/").split("?")[0];
+    const known = path === PROTECTED_RESOURCE_METADATA || path === new URL(resourceServer.metadataUrl).pathname;
+    const status = !known ? 404 : request.method === "GET" || request.method === "HEAD" ? 200 : 405;
+    const body = status === 200 ? resourceServer.metadata() : { error: status === 404 ? "not_found" : "method_not_allowed" };
+    response.writeHead(status, {
+      "Content-Type": "application/json",
+      // Browser-based MCP clients read it from another origin.
+      "Access-Control-Allow-Origin": "*",
+      ...(status === 405 ? { Allow: "GET, HEAD" } : {}),
+    });
+    response.end(request.method === "HEAD" ? undefined : JSON.stringify(body));
+  }
+
+  private resourceServerFor(catalog: McpCatalog, settings: McpSettings): McpResourceServer | undefined {
+    if (!settings.oauth) return undefined;
+    if (this.resourceServer) return this.resourceServer;
+    const { McpResourceServer } = require("./oauth/resource-server") as typeof import("./oauth/resource-server");
+    this.resourceServer = new McpResourceServer({ ...settings, oauth: settings.oauth }, () => this.herald.url ?? `http://${this.herald.config.host}`, catalog.scopes);
+    return this.resourceServer;
   }
 
   /** The SDK is large: it is loaded by the first MCP request, not by every boot. */
@@ -36,10 +70,16 @@ export class McpInitializer implements Initializer {
     const { buildMcpServer } = require("./mcp-server") as typeof import("./mcp-server");
     const { StreamableHttpEndpoint } = require("./streamable-http") as typeof import("./streamable-http");
     const { container } = this.herald;
-    this.endpoint = new StreamableHttpEndpoint(() => buildMcpServer(this.herald, catalog), catalog, settings, this.herald, () =>
-      container.isRegistered(ChannelSubscriptions, true)
-        ? { subscriptions: container.resolve(ChannelSubscriptions), broker: container.resolve(ChannelBroker) }
-        : undefined,
+    this.endpoint = new StreamableHttpEndpoint(
+      () => buildMcpServer(this.herald, catalog),
+      catalog,
+      settings,
+      this.herald,
+      () =>
+        container.isRegistered(ChannelSubscriptions, true)
+          ? { subscriptions: container.resolve(ChannelSubscriptions), broker: container.resolve(ChannelBroker) }
+          : undefined,
+      this.resourceServerFor(catalog, settings),
     );
     return this.endpoint;
   }

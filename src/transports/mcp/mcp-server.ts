@@ -36,12 +36,15 @@ export function connectionFor(ctx: ServerContext): Connection {
   return new Connection({
     type: CONNECTION_TYPE.mcp,
     ...(caller?.remoteAddress ? { remoteAddress: caller.remoteAddress } : {}),
+    ...(caller?.auth ? { auth: caller.auth } : {}),
     headers,
     ...(progressToken !== undefined
       ? {
           progressReporter: (update) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } }),
         }
       : {}),
+    // The SDK sends it at or above the level the client set (logging/setLevel, or 2026-07-28's per-request _meta), else drops it.
+    logReporter: (level, data) => ctx.mcpReq.log(level, data),
   });
 }
 
@@ -96,9 +99,10 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     { name: herald.config.name, version: herald.app ? readVersion() : "0.0.0" },
     {
       capabilities: {
-        tools: { listChanged: true },
-        resources: { subscribe: true, listChanged: true },
-        prompts: { listChanged: true },
+        // The catalog is fixed while a server runs, so no list ever changes.
+        tools: {},
+        resources: { subscribe: true },
+        prompts: {},
         completions: {},
         logging: {},
       },
@@ -163,7 +167,12 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     if (!match) throw invalidParams(`Unknown resource "${uri}"`, { uri });
     return runFor(herald, { actionName: match.entry.registered.name, params: match.params, ctx }, (result) => {
       if (result.error) throw invalidParams(result.error.message, errorBody(result.error, production));
-      const text = typeof result.response === "string" ? result.response : encodeOrRefuse(result.actionName, result.response, production);
+      const { response } = result;
+      // Bytes are a binary resource, sent as a base64 blob.
+      if (response instanceof Uint8Array) {
+        return { contents: [{ uri, mimeType: match.entry.mimeType, blob: Buffer.from(response.buffer, response.byteOffset, response.byteLength).toString("base64") }] };
+      }
+      const text = typeof response === "string" ? response : encodeOrRefuse(result.actionName, response, production);
       return { contents: [{ uri, mimeType: match.entry.mimeType, text }] };
     });
   });

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingHttpHeaders } from "node:http";
+import type { ConnectionAuth } from "../../core/connection";
 import type { CallerCalls } from "./in-flight-calls";
 
 /**
@@ -11,4 +12,6 @@ export const requestCaller = new AsyncLocalStorage<{
   remoteAddress: string | undefined;
   headers: IncomingHttpHeaders;
   inFlight: CallerCalls;
+  /** The verified access token the request carried, with OAuth configured. */
+  auth?: ConnectionAuth;
 }>();

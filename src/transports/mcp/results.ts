@@ -6,6 +6,7 @@ import { errorBody, toTypedError } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import { DispatchedStream } from "../../core/dispatched-stream";
+import { McpContent } from "../../core/mcp-content";
 import { toJsonValue } from "../../core/response-encoder";
 import { forEachChunk } from "../../core/streaming";
 import { toMarkdown } from "./markdown";
@@ -73,6 +74,11 @@ export async function toolResult(result: ActionResult, context: ToolCallContext)
       // The dispatcher has logged how the stream ended.
       return errorResult(toTypedError(thrown, context.production), context.production, declaresOutput);
     }
+  }
+  // Content blocks are the result as the action made it; with outputs, structuredContent is their JSON.
+  if (result.response instanceof McpContent) {
+    const content = [...result.response.content] as CallToolResult["content"];
+    return declaresOutput ? { content, structuredContent: structured(result.response.toJSON(), context.wrapsResult) } : { content };
   }
   let value: unknown;
   try {

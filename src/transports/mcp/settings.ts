@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { readSettings, type HeraldConfig } from "../../core/config";
+import { ErrorType, TypedError } from "../../core/errors";
 import { zCommaList } from "../../core/setting-schemas";
 
 const list = zCommaList.optional();
@@ -12,6 +13,14 @@ const schema = z.object({
   MCP_ALLOWED_HOSTS: list,
   /** Origins accepted from browsers; none but the server's own when unset. */
   MCP_ALLOWED_ORIGINS: list,
+  /** The OAuth authorization server whose access tokens this server accepts; unset, no token is checked. */
+  MCP_AUTH_ISSUER: z.url().optional(),
+  /** Its signing keys; read from the issuer's metadata (`jwks_uri`) when unset. */
+  MCP_AUTH_JWKS_URL: z.url().optional(),
+  /** RFC 7662 introspection, for opaque access tokens, with this server's client credentials. */
+  MCP_AUTH_INTROSPECTION_URL: z.url().optional(),
+  MCP_AUTH_CLIENT_ID: z.string().optional(),
+  MCP_AUTH_CLIENT_SECRET: z.string().optional(),
   /** Open `subscriptions/listen` streams one process keeps; a new one past it is refused in-band. */
   MCP_MAX_SUBSCRIPTIONS: z.coerce.number().int().positive().default(1024),
 });
@@ -23,6 +32,15 @@ export interface McpSettings {
   /** Browser origins accepted besides the server's own: PUBLIC_URL's and MCP_ALLOWED_ORIGINS. */
   allowedOrigins: string[];
   maxSubscriptions: number;
+  /** The address clients reach the server at, when configured: the MCP resource's identifier derives from it. */
+  publicUrl?: URL;
+  oauth?: OAuthSettings;
+}
+
+export interface OAuthSettings {
+  issuer: string;
+  jwksUrl?: string;
+  introspection?: { url: string; clientId: string; clientSecret: string };
 }
 
 export function readMcpSettings(config: HeraldConfig): McpSettings {
@@ -33,5 +51,22 @@ export function readMcpSettings(config: HeraldConfig): McpSettings {
     allowedHosts: [...(publicUrl ? [publicUrl.hostname] : []), ...(values.MCP_ALLOWED_HOSTS ?? [])],
     allowedOrigins: [...(publicUrl ? [publicUrl.origin] : []), ...(values.MCP_ALLOWED_ORIGINS ?? [])],
     maxSubscriptions: values.MCP_MAX_SUBSCRIPTIONS,
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(values.MCP_AUTH_ISSUER ? { oauth: oauthSettings(values) } : {}),
+  };
+}
+
+function oauthSettings(values: z.infer<typeof schema>): OAuthSettings {
+  const { MCP_AUTH_INTROSPECTION_URL: url, MCP_AUTH_CLIENT_ID: clientId, MCP_AUTH_CLIENT_SECRET: clientSecret } = values;
+  if (url && (!clientId || !clientSecret)) {
+    throw new TypedError({
+      message: "MCP_AUTH_INTROSPECTION_URL needs MCP_AUTH_CLIENT_ID and MCP_AUTH_CLIENT_SECRET: this server's credentials at the introspection endpoint",
+      type: ErrorType.CONFIG_ERROR,
+    });
+  }
+  return {
+    issuer: values.MCP_AUTH_ISSUER!,
+    ...(values.MCP_AUTH_JWKS_URL ? { jwksUrl: values.MCP_AUTH_JWKS_URL } : {}),
+    ...(url ? { introspection: { url, clientId: clientId!, clientSecret: clientSecret! } } : {}),
   };
 }

@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createMcpHandler, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { createMcpHandler, type AuthInfo, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import { toNodeHandler, type NodeMcpRequestHandler } from "@modelcontextprotocol/node";
 import type { CallerAddress } from "../../core/caller-address";
-import { Connection } from "../../core/connection";
+import { Connection, type ConnectionAuth } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { errorBody, toTypedError } from "../../core/error-body";
 import type { Logger } from "../../core/logger";
 import type { McpCatalog } from "./catalog";
 import { InFlightCalls } from "./in-flight-calls";
+import { connectionAuthOf, writeWebResponse, type McpResourceServer } from "./oauth/resource-server";
 import { requestCaller } from "./request-caller";
 import { rebindingRefusal } from "./request-guard";
 import { ResourceListens, type AppChannels } from "./resource-listens";
@@ -52,10 +53,11 @@ export class StreamableHttpEndpoint {
 
   constructor(
     createServer: () => Server,
-    catalog: McpCatalog,
+    private readonly catalog: McpCatalog,
     private readonly settings: McpSettings,
     private readonly herald: { config: { host: string; production: boolean }; logger: Logger; callerAddress: CallerAddress },
     channels: () => AppChannels | undefined,
+    private readonly resourceServer?: McpResourceServer,
   ) {
     const { logger } = herald;
     const onerror = (error: Error) => logger.debug({ err: error }, "mcp: request refused or failed in the SDK");
@@ -83,12 +85,24 @@ export class StreamableHttpEndpoint {
       replyJsonRpcError(response, 403, { code: -32000, message: refusal }, requestIdOf(request.body));
       return;
     }
+    let auth: ConnectionAuth | undefined;
+    if (this.resourceServer) {
+      const verified = await this.resourceServer.authenticate(request.headers.authorization);
+      if (verified instanceof Response) return writeWebResponse(response, verified);
+      const needed = this.catalog.scopesNeededBy(request.body);
+      const challenge = needed && this.resourceServer.challengeFor(needed.name, needed.scopes, verified);
+      if (challenge) return writeWebResponse(response, challenge);
+      if (verified) {
+        (request as { auth?: AuthInfo }).auth = verified;
+        auth = connectionAuthOf(verified);
+      }
+    }
     const remoteAddress = this.callerAddress(request);
     const caller = InFlightCalls.callerOf(remoteAddress, request.headers);
     this.inFlight.cancelNamedIn(caller, request.body);
     const listened = listenedResources(request.body);
-    if (listened?.length && !(await this.openListen(listened, request, response, remoteAddress))) return;
-    const context = { remoteAddress, headers: request.headers, inFlight: this.inFlight.forCaller(caller) };
+    if (listened?.length && !(await this.openListen(listened, request, response, remoteAddress, auth))) return;
+    const context = { remoteAddress, headers: request.headers, inFlight: this.inFlight.forCaller(caller), ...(auth ? { auth } : {}) };
     await requestCaller.run(context, () => this.serve(request, response, request.body));
   }
 
@@ -97,10 +111,17 @@ export class StreamableHttpEndpoint {
    * ends those subscriptions when the stream closes; a channel's refusal is the listen request's
    * JSON-RPC error, and the stream is not opened.
    */
-  private async openListen(uris: string[], request: IncomingMessage & { body?: unknown }, response: ServerResponse, remoteAddress: string | undefined): Promise<boolean> {
+  private async openListen(
+    uris: string[],
+    request: IncomingMessage & { body?: unknown },
+    response: ServerResponse,
+    remoteAddress: string | undefined,
+    auth: ConnectionAuth | undefined,
+  ): Promise<boolean> {
     const connection = new Connection({
       type: CONNECTION_TYPE.mcp,
       ...(remoteAddress ? { remoteAddress } : {}),
+      ...(auth ? { auth } : {}),
       incomingHeaders: request.headers,
     });
     try {

@@ -1,0 +1,92 @@
+import type { ServerResponse } from "node:http";
+import {
+  bearerAuthChallengeResponse,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+  type AuthInfo,
+  type OAuthProtectedResourceMetadata,
+} from "@modelcontextprotocol/server";
+import type { ConnectionAuth } from "../../../core/connection";
+import type { McpSettings, OAuthSettings } from "../settings";
+import { AccessTokenVerifier } from "./token-verifier";
+
+/** A refusal to answer before the SDK sees the request: the challenge an MCP client signs in from. */
+export type Challenge = Response;
+
+/**
+ * The MCP endpoint as an OAuth 2.1 resource server (RFC 9728, RFC 8707): it names its
+ * authorization server in its protected resource metadata, verifies the access token a request
+ * carries, and asks a client without a token, or without a tool's scopes, to sign in.
+ */
+export class McpResourceServer {
+  private readonly verifier: AccessTokenVerifier;
+
+  constructor(
+    private readonly settings: McpSettings & { oauth: OAuthSettings },
+    private readonly serverUrl: () => string,
+    private readonly scopesSupported: readonly string[],
+  ) {
+    this.verifier = new AccessTokenVerifier(settings.oauth, () => this.resource);
+  }
+
+  /** This server's resource identifier: the MCP endpoint's URL, at PUBLIC_URL when it is set. */
+  get resource(): URL {
+    return new URL(this.settings.path, this.settings.publicUrl ?? this.serverUrl());
+  }
+
+  get metadataUrl(): string {
+    return getOAuthProtectedResourceMetadataUrl(this.resource);
+  }
+
+  metadata(): OAuthProtectedResourceMetadata {
+    return {
+      resource: this.resource.href,
+      authorization_servers: [this.settings.oauth.issuer],
+      bearer_methods_supported: ["header"],
+      ...(this.scopesSupported.length ? { scopes_supported: [...this.scopesSupported] } : {}),
+    };
+  }
+
+  /** The verified token of a request that sent one, undefined for one that sent none, or the 401 to answer. */
+  async authenticate(authorization: string | undefined): Promise<AuthInfo | undefined | Challenge> {
+    if (authorization === undefined) return undefined;
+    try {
+      return await verifyBearerToken(authorization, { verifier: this.verifier, resourceMetadataUrl: this.metadataUrl });
+    } catch (error) {
+      return bearerAuthChallengeResponse(error, { resourceMetadataUrl: this.metadataUrl });
+    }
+  }
+
+  /** For a tool that needs `scopes`: nothing when the token has them, else the 401 (no token) or 403 (too few scopes). */
+  challengeFor(toolName: string, scopes: readonly string[], auth: AuthInfo | undefined): Challenge | undefined {
+    if (scopes.length === 0) return undefined;
+    const options = { requiredScopes: [...scopes], resourceMetadataUrl: this.metadataUrl };
+    if (!auth) return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), options);
+    const missing = scopes.filter((scope) => !auth.scopes.includes(scope));
+    if (missing.length === 0) return undefined;
+    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, `${toolName} needs the scope ${missing.join(" ")}`), options);
+  }
+}
+
+/** The token as an action's connection carries it. */
+export function connectionAuthOf(info: AuthInfo): ConnectionAuth {
+  const extra = info.extra as { subject?: string; claims?: Record<string, unknown> } | undefined;
+  return {
+    ...(extra?.subject ? { subject: extra.subject } : {}),
+    clientId: info.clientId,
+    scopes: info.scopes,
+    ...(info.expiresAt !== undefined ? { expiresAt: info.expiresAt } : {}),
+    claims: extra?.claims ?? {},
+  };
+}
+
+/** Writes a small web `Response` (a challenge, a metadata document) to Node's response. */
+export async function writeWebResponse(response: ServerResponse, answer: Response): Promise<void> {
+  const body = await answer.text();
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => (headers[name] = value));
+  response.writeHead(answer.status, headers);
+  response.end(body);
+}
