@@ -9,6 +9,7 @@ import {
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders } from "../../core/connection";
 import { errorBody, toTypedError } from "../../core/error-body";
+import { ErrorType } from "../../core/errors";
 import { encodeResponse } from "../../core/response-encoder";
 import type { ActionResult } from "../../core/dispatcher";
 import type { HeraldServer } from "../../core/server";
@@ -18,6 +19,9 @@ import { McpCatalog } from "./catalog";
 import { completionsFor } from "./completions";
 import { requestCaller } from "./request-caller";
 import { toolResult } from "./results";
+
+/** The refusals a sign-in cures. */
+const NOT_SIGNED_IN = new Set<ErrorType>([ErrorType.CONNECTION_NOT_AUTHENTICATED, ErrorType.CONNECTION_SESSION_NOT_FOUND]);
 
 /** `_meta` keys of W3C trace context that a caller may send with any request. */
 const TRACE_KEYS = ["traceparent", "tracestate"] as const;
@@ -119,16 +123,19 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     if (!entry) throw invalidParams(`Unknown tool "${request.params.name}"`);
     const connection = connectionFor(ctx);
     const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection };
-    return runFor(herald, call, (result) =>
-      toolResult(result, {
+    return runFor(herald, call, (result) => {
+      // Where an authorization server can sign the caller in, "not signed in" becomes a 401 (streamable-http.ts).
+      const signIn = requestCaller.getStore()?.signIn;
+      if (signIn && result.error && NOT_SIGNED_IN.has(result.error.type)) signIn.needed = true;
+      return toolResult(result, {
         format: entry.format,
         production,
         logger: herald.logger,
         ...(entry.wrapsResult !== undefined ? { wrapsResult: entry.wrapsResult } : {}),
         signal: ctx.mcpReq.signal,
         connection,
-      }),
-    );
+      });
+    });
   });
 
   mcp.setRequestHandler("resources/list", async () => ({

@@ -14,4 +14,9 @@ export const requestCaller = new AsyncLocalStorage<{
   inFlight: CallerCalls;
   /** The verified access token the request carried, with OAuth configured. */
   auth?: ConnectionAuth;
+  /**
+   * Set for a lone tool call that came without a token where an authorization server is
+   * configured: the tool call marks it when the action refused the caller as not signed in.
+   */
+  signIn?: { needed: boolean; tool: string };
 }>();

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createMcpHandler, type AuthInfo, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
+import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import { toNodeHandler, type NodeMcpRequestHandler } from "@modelcontextprotocol/node";
 import type { CallerAddress } from "../../core/caller-address";
 import { Connection, type ConnectionAuth } from "../../core/connection";
@@ -30,6 +30,13 @@ function replyJsonRpcError(
   response.end(JSON.stringify({ jsonrpc: "2.0", id, error }));
 }
 
+/** The tool a lone `tools/call` names, when it asked for no progress (whose notifications could go out before the result). */
+function signInCandidate(body: unknown): string | undefined {
+  const call = body as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } } | undefined;
+  if (Array.isArray(body) || call?.method !== "tools/call" || typeof call.params?.name !== "string") return undefined;
+  return call.params._meta?.progressToken === undefined ? call.params.name : undefined;
+}
+
 /** The resource URIs a `subscriptions/listen` request asks to be told about, if it is one. */
 function listenedResources(body: unknown): string[] | undefined {
   const request = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
@@ -47,6 +54,8 @@ function listenedResources(body: unknown): string[] | undefined {
 export class StreamableHttpEndpoint {
   private readonly handler: McpHttpHandler;
   private readonly serve: NodeMcpRequestHandler;
+  /** For a lone tool call without a token, with OAuth: the answer is read whole before it is sent, so it can become a 401. */
+  private readonly serveChallengeable: NodeMcpRequestHandler;
   private readonly listens: ResourceListens;
   private readonly production: boolean;
   readonly inFlight = new InFlightCalls();
@@ -63,6 +72,7 @@ export class StreamableHttpEndpoint {
     const onerror = (error: Error) => logger.debug({ err: error }, "mcp: request refused or failed in the SDK");
     this.handler = createMcpHandler(() => createServer(), { legacy: "stateless", onerror, maxSubscriptions: settings.maxSubscriptions });
     this.serve = toNodeHandler(this.handler, { onerror });
+    this.serveChallengeable = toNodeHandler({ fetch: (request, options) => this.answerOrChallenge(request, options) }, { onerror });
     this.listens = new ResourceListens(catalog, channels, (uri) => this.handler.notify.resourceUpdated(uri), logger);
     this.production = herald.config.production;
   }
@@ -102,8 +112,16 @@ export class StreamableHttpEndpoint {
     this.inFlight.cancelNamedIn(caller, request.body);
     const listened = listenedResources(request.body);
     if (listened?.length && !(await this.openListen(listened, request, response, remoteAddress, auth))) return;
-    const context = { remoteAddress, headers: request.headers, inFlight: this.inFlight.forCaller(caller), ...(auth ? { auth } : {}) };
-    await requestCaller.run(context, () => this.serve(request, response, request.body));
+    const signInFor = this.resourceServer && !auth ? signInCandidate(request.body) : undefined;
+    const context = {
+      remoteAddress,
+      headers: request.headers,
+      inFlight: this.inFlight.forCaller(caller),
+      ...(auth ? { auth } : {}),
+      ...(signInFor ? { signIn: { needed: false, tool: signInFor } } : {}),
+    };
+    const serve = signInFor ? this.serveChallengeable : this.serve;
+    await requestCaller.run(context, () => serve(request, response, request.body));
   }
 
   /**
@@ -134,6 +152,20 @@ export class StreamableHttpEndpoint {
       replyJsonRpcError(response, 200, { code: -32602, message: error.message, data: body }, requestIdOf(request.body));
       return false;
     }
+  }
+
+  /**
+   * A lone tool call without a token whose action refused the caller as not signed in is
+   * answered 401 with the challenge an MCP client signs in from, rather than a tool error: the
+   * answer (one result, since the call asked for no progress) is read whole to know which.
+   */
+  private async answerOrChallenge(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
+    const answer = await this.handler.fetch(request, options);
+    const store = requestCaller.getStore();
+    if (!store?.signIn || !this.resourceServer) return answer;
+    const body = await answer.arrayBuffer();
+    if (store.signIn.needed) return this.resourceServer.signInChallenge(store.signIn.tool);
+    return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
 
   close(): Promise<void> {

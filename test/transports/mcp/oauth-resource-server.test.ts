@@ -118,6 +118,22 @@ test("a tool that needs a scope, called without a token, is 401 with the challen
   expect(challenge).toContain('scope="notes:read"');
 });
 
+test("a tool the app's middleware keeps for signed-in callers, called without a token, is 401 too, so the client signs in", async () => {
+  const refused = await post(call("notes-mine", 3));
+  expect(refused.status).toBe(401);
+  expect(refused.headers.get("www-authenticate")).toContain(`resource_metadata="${herald.url}/.well-known/oauth-protected-resource/mcp"`);
+  expect(await refused.json()).toMatchObject({ error: "invalid_token", error_description: "Sign in to call notes-mine" });
+  const allowed = await post(call("notes-mine", 4), { Authorization: `Bearer ${await token()}` });
+  expect(allowed.status).toBe(200);
+  expect(await allowed.text()).toContain('\\"owner\\":\\"user-42\\"');
+});
+
+test("asking for progress, the same refusal is a tool error result: its stream may have begun before the result", async () => {
+  const response = await post({ ...call("notes-mine", 5), params: { name: "notes-mine", arguments: {}, _meta: { progressToken: "p" } } });
+  expect(response.status).toBe(200);
+  expect(await response.text()).toContain("CONNECTION_NOT_AUTHENTICATED");
+});
+
 test("a valid token reaches the action as connection.auth: subject, client and scopes", async () => {
   const response = await post(call("notes-secret"), { Authorization: `Bearer ${await token()}` });
   expect(response.status).toBe(200);
@@ -168,6 +184,8 @@ test("the v2 client with a valid token calls the scoped tool; without one it lea
   try {
     expect((await anonymous.callTool({ name: "notes-public", arguments: {} })).isError).toBeFalsy();
     await expect(anonymous.callTool({ name: "notes-secret", arguments: {} })).rejects.toThrow(/401|Unauthorized|sign in/i);
+    // Refused by the app's middleware rather than by a scope: on the 2026-07-28 protocol too.
+    await expect(anonymous.callTool({ name: "notes-mine", arguments: {} })).rejects.toThrow(/401|Unauthorized|sign in/i);
   } finally {
     await anonymous.close();
   }

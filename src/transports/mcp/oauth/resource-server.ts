@@ -59,6 +59,11 @@ export class McpResourceServer {
     }
   }
 
+  /** For a tool whose action refused a caller without a token as not signed in: the 401 to sign in from. */
+  signInChallenge(toolName: string): Challenge {
+    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), { resourceMetadataUrl: this.metadataUrl });
+  }
+
   /** For a tool that needs `scopes`: nothing when the token has them, else the 401 (no token) or 403 (too few scopes). */
   challengeFor(toolName: string, scopes: readonly string[], auth: AuthInfo | undefined): Challenge | undefined {
     if (scopes.length === 0) return undefined;
