@@ -95,18 +95,8 @@ export class StreamableHttpEndpoint {
       replyJsonRpcError(response, 403, { code: -32000, message: refusal }, requestIdOf(request.body));
       return;
     }
-    let auth: ConnectionAuth | undefined;
-    if (this.resourceServer) {
-      const verified = await this.resourceServer.authenticate(request.headers.authorization);
-      if (verified instanceof Response) return writeWebResponse(response, verified);
-      const needed = this.catalog.scopesNeededBy(request.body);
-      const challenge = needed && this.resourceServer.challengeFor(needed.name, needed.scopes, verified);
-      if (challenge) return writeWebResponse(response, challenge);
-      if (verified) {
-        (request as { auth?: AuthInfo }).auth = verified;
-        auth = connectionAuthOf(verified);
-      }
-    }
+    const auth = this.resourceServer ? await this.checkToken(this.resourceServer, request, response) : undefined;
+    if (auth === false) return;
     const remoteAddress = this.callerAddress(request);
     const caller = InFlightCalls.callerOf(remoteAddress, request.headers);
     this.inFlight.cancelNamedIn(caller, request.body);
@@ -122,6 +112,26 @@ export class StreamableHttpEndpoint {
     };
     const serve = signInFor ? this.serveChallengeable : this.serve;
     await requestCaller.run(context, () => serve(request, response, request.body));
+  }
+
+  /**
+   * The request's verified access token (undefined without one), or false once a challenge has
+   * answered it: an invalid token, or a call that needs scopes the caller has not got.
+   */
+  private async checkToken(
+    resourceServer: McpResourceServer,
+    request: IncomingMessage & { body?: unknown; auth?: AuthInfo },
+    response: ServerResponse,
+  ): Promise<ConnectionAuth | undefined | false> {
+    const verified = await resourceServer.authenticate(request.headers.authorization);
+    if (verified instanceof Response) return writeWebResponse(response, verified).then(() => false as const);
+    const needed = this.catalog.scopesNeededBy(request.body);
+    const challenge = needed && resourceServer.challengeFor(needed.name, needed.scopes, verified);
+    if (challenge) return writeWebResponse(response, challenge).then(() => false as const);
+    if (!verified) return undefined;
+    // toNodeHandler hands `request.auth` to the SDK, as ctx.http.authInfo.
+    request.auth = verified;
+    return connectionAuthOf(verified);
   }
 
   /**
