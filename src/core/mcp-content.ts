@@ -1,7 +1,8 @@
 /** Bytes as MCP carries them: base64 text. */
 type Bytes = Uint8Array | string;
 
-function base64(data: Bytes): string {
+/** Bytes as base64 text; text is taken to be base64 already. */
+export function base64(data: Bytes): string {
   return typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
 }
 

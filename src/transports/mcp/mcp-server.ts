@@ -9,6 +9,7 @@ import {
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders } from "../../core/connection";
 import { errorBody, toTypedError } from "../../core/error-body";
+import { base64 } from "../../core/mcp-content";
 import { ErrorType } from "../../core/errors";
 import { encodeResponse } from "../../core/response-encoder";
 import type { ActionResult } from "../../core/dispatcher";
@@ -33,15 +34,20 @@ const TRACE_KEYS = ["traceparent", "tracestate"] as const;
  */
 export function connectionFor(ctx: ServerContext): Connection {
   const caller = requestCaller.getStore();
-  const headers: Record<string, string | undefined> = caller ? { ...flattenHeaders(caller.headers) } : {};
   const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
-  for (const key of TRACE_KEYS) if (headers[key] === undefined && typeof meta?.[key] === "string") headers[key] = meta[key];
+  const traced = TRACE_KEYS.filter((key) => typeof meta?.[key] === "string" && caller?.headers[key] === undefined);
+  // Node's headers are flattened only if something reads them, unless _meta's trace context joins them.
+  const headers = traced.length
+    ? { headers: { ...flattenHeaders(caller?.headers ?? {}), ...Object.fromEntries(traced.map((key) => [key, meta![key] as string])) } }
+    : caller
+      ? { incomingHeaders: caller.headers }
+      : {};
   const progressToken = ctx.mcpReq._meta?.progressToken;
   return new Connection({
     type: CONNECTION_TYPE.mcp,
     ...(caller?.remoteAddress ? { remoteAddress: caller.remoteAddress } : {}),
     ...(caller?.auth ? { auth: caller.auth } : {}),
-    headers,
+    ...headers,
     ...(progressToken !== undefined
       ? {
           progressReporter: (update) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } }),
@@ -177,7 +183,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
       const { response } = result;
       // Bytes are a binary resource, sent as a base64 blob.
       if (response instanceof Uint8Array) {
-        return { contents: [{ uri, mimeType: match.entry.mimeType, blob: Buffer.from(response.buffer, response.byteOffset, response.byteLength).toString("base64") }] };
+        return { contents: [{ uri, mimeType: match.entry.mimeType, blob: base64(response) }] };
       }
       const text = typeof response === "string" ? response : encodeOrRefuse(result.actionName, response, production);
       return { contents: [{ uri, mimeType: match.entry.mimeType, text }] };
