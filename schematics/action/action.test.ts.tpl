@@ -8,9 +8,9 @@ const run = (params: Record<string, unknown>) =>
   testServer().runAction("{{name}}", params, new Connection({ type: CONNECTION_TYPE.cli }));
 
 test("{{name}} answers", async () => {
-  const result = await run({ who: "Ada" });
+  const result = await run({{sampleParams}});
   expect(result.error).toBeUndefined();
-  expect(result.response).toEqual({ message: "Hello Ada, from {{name}}" });
+  expect(result.response).toEqual({ message: "Hello {{sampleGreeted}}, from {{name}}" });
 });
 
 test("{{name}} refuses a call without its required inputs", async () => {

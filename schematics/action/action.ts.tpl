@@ -6,7 +6,7 @@ export class {{className}} implements Action {
   name = "{{name}}";
   description = "{{description}}";{{transports}}
   inputs = z.object({
-    who: z.string().min(1).describe("Who is asking; replace with this action's own inputs"),
+{{inputFields}}
   });
   outputs = z.object({
     message: z.string().describe("The greeting; replace with what this action returns"),
@@ -15,6 +15,6 @@ export class {{className}} implements Action {
   // errors = { CONNECTION_NOT_FOUND: z.object({ id: z.number() }), CONNECTION_CONFLICT: true };
 
   async run(params: ActionParams<{{className}}>) {
-    return { message: `Hello ${params.who}, from {{name}}` };
+    return { message: `Hello {{greeted}}, from {{name}}` };
   }
 }

@@ -1,6 +1,7 @@
 import { METHODS } from "node:http";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
+import { checkRouteParamsDeclared } from "./route-param-check";
 import { fixedRouteKey, pathMatcher, PathMatcher, requestPathKey, RouteParams } from "./route-matcher";
 
 /** What a route runs for one method: made once per action at boot by the caller of `compileRoutes`. */
@@ -103,6 +104,7 @@ function buildRoute<T extends RouteTarget>(group: RouteGroup, fixed: boolean, ta
         value: method,
       });
     }
+    checkRouteParamsDeclared(entry, group.route);
     byMethod.set(method, targetFor(entry));
   }
   return { matches, byMethod, allowed: allowedMethods(group.byMethod.keys()) };
@@ -122,7 +124,7 @@ function findIn<T extends RouteTarget>(routes: readonly Route<T>[] | undefined, 
 /**
  * Compiles the web routes of `actions`: fixed routes are found in a Map, the others tried in
  * order, each by the matcher Express's router would use. Throws SERVER_INITIALIZATION for a
- * route or method Express could not serve.
+ * route or method Express could not serve, and for a route param the action's inputs would drop.
  */
 export function compileRoutes<T extends RouteTarget>(
   prefix: string,

@@ -43,8 +43,25 @@ const generated: GenerationRow[] = [
   {
     args: ["g", "action", "users:sendEmail", "--method", "PUT", "--route", "/users/:id/email"],
     files: {
-      "actions/users/send-email.ts": [/export class UsersSendEmail /, /route: "\/users\/:id\/email", method: HTTP_METHOD\.PUT/],
-      "spec/actions/users/send-email.test.ts": [/runAction\("users:sendEmail"/],
+      "actions/users/send-email.ts": [
+        /export class UsersSendEmail /,
+        /route: "\/users\/:id\/email", method: HTTP_METHOD\.PUT/,
+        // The route's param is an input, so that it reaches run; the placeholder `who` is gone.
+        /inputs = z\.object\(\{\n {4}id: z\.string\(\)\.min\(1\)\.describe\("The route's :id"\),\n {2}\}\);/,
+        /Hello \$\{params\.id\}, from users:sendEmail/,
+      ],
+      "spec/actions/users/send-email.test.ts": [/runAction\("users:sendEmail"/, /run\(\{ id: "42" \}\)/],
+    },
+  },
+  {
+    args: ["g", "action", "pages:show", "--method", "GET", "--route", "/pages/:section{/:page}/*rest"],
+    files: {
+      "actions/pages/show.ts": [
+        /section: z\.string\(\)\.min\(1\)\.describe\("The route's :section"\),/,
+        /page: z\.string\(\)\.min\(1\)\.optional\(\)\.describe\("The route's :page"\),/,
+        /rest: z\.array\(z\.string\(\)\.min\(1\)\)\.min\(1\)\.describe\("The route's \*rest"\),/,
+      ],
+      "spec/actions/pages/show.test.ts": [/run\(\{ section: "42", rest: \["docs","intro"\] \}\)/, /Hello 42 docs\/intro, from pages:show/],
     },
   },
   {
@@ -249,6 +266,7 @@ describe("herald generate <type> <name>", () => {
     if (!report?.success) throw new Error(`nested jest failed:\n${run.stderr}\n${report?.testResults.map((r) => r.message).join("\n") ?? run.stdout}`);
     const suites = report.testResults.map((result) => result.name.slice(appDir.length + 1)).sort();
     expect(suites).toEqual([
+      "spec/actions/pages/show.test.ts",
       "spec/actions/reports/purge.test.ts",
       "spec/actions/reports/send.test.ts",
       "spec/actions/users/count.test.ts",

@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import { HTTP_METHOD } from "../../../core/constants";
 import { ErrorType, TypedError } from "../../../core/errors";
+import { routeParams, type RouteParam } from "../../../core/route-params";
 import { pathToRoot } from "./generator-context";
+import { generatedInputs } from "./route-inputs";
 import type { GeneratedFile, GeneratorContext, PluginGenerator } from "./plugin-generator";
 import { renderSchematic } from "./templates";
 
@@ -67,9 +69,11 @@ function actionValues(
   decoratorImports: string[],
   transports = "",
   transportTests = "",
+  params: readonly RouteParam[] = [],
 ): Record<string, string> {
   const { names } = context;
   return {
+    ...generatedInputs(params),
     name: names.name,
     className: names.pascal,
     description: sentence(names.segments.join(" ").replace(/[-_]/g, " ")),
@@ -80,16 +84,23 @@ function actionValues(
   };
 }
 
-function webDecorator(context: GeneratorContext): { decorator: string; imports: string[] } {
+function webDecorator(context: GeneratorContext): { decorator: string; imports: string[]; params: RouteParam[] } {
   const { options, names } = context;
-  if (options.web === false) return { decorator: "@injectable()", imports: ["injectable"] };
+  if (options.web === false) return { decorator: "@injectable()", imports: ["injectable"], params: [] };
   const method = String(options.method ?? HTTP_METHOD.POST).toUpperCase();
   if (!(method in HTTP_METHOD)) badOption("method", options.method, `use one of ${Object.values(HTTP_METHOD).join(", ")}`);
   const route = options.route === undefined ? `/${names.fileSegments.join("/")}` : String(options.route);
   if (!/^\/[^\s"'`\\]*$/.test(route)) badOption("route", route, 'a route starts with "/" and has no spaces, quotes or backslashes');
+  let params: RouteParam[];
+  try {
+    params = routeParams(route);
+  } catch (error) {
+    badOption("route", route, (error as Error).message);
+  }
   return {
     decorator: `@Web({ route: ${JSON.stringify(route)}, method: HTTP_METHOD.${method} })`,
     imports: ["HTTP_METHOD", "Web"],
+    params,
   };
 }
 
@@ -114,8 +125,8 @@ const actionGenerator: PluginGenerator = {
     web: { type: "boolean", describe: "action: give it a web route (--no-web: CLI, WebSocket, MCP only)" },
   },
   generate(context) {
-    const { decorator, imports } = webDecorator(context);
-    return sourceAndTest(context, context.app.actions, "action", actionValues(context, decorator, imports));
+    const { decorator, imports, params } = webDecorator(context);
+    return sourceAndTest(context, context.app.actions, "action", actionValues(context, decorator, imports, "", "", params));
   },
 };
 
