@@ -32,10 +32,12 @@ export interface SessionSettings {
 }
 
 /**
- * The session settings from the environment. SESSION_SECRET is required in production; elsewhere a
- * random secret is made for this process, so cookies do not outlive it, and a warning says so.
+ * The session settings from the environment. Where session cookies are served (`servesCookies`),
+ * SESSION_SECRET is required in production, and elsewhere a random secret is made for this
+ * process, so cookies do not outlive it, and a warning says so. A process that serves no cookie
+ * (the CLI, the task workers, MCP over stdio) signs none: it takes a random secret silently.
  */
-export function readSessionSettings(config: HeraldConfig, logger?: Logger): SessionSettings {
+export function readSessionSettings(config: HeraldConfig, logger?: Logger, servesCookies = true): SessionSettings {
   const env = readSettings(sessionEnvironment, config);
   let secret = env.SESSION_SECRET;
   // Checked here rather than in the schema, whose error would carry the rejected value.
@@ -46,6 +48,7 @@ export function readSessionSettings(config: HeraldConfig, logger?: Logger): Sess
       key: "SESSION_SECRET",
     });
   }
+  if (secret === undefined && !servesCookies) secret = randomBytes(32).toString("hex");
   if (secret === undefined) {
     if (config.production) {
       throw new TypedError({

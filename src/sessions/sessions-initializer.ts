@@ -28,7 +28,8 @@ export class SessionsInitializer implements Initializer {
    */
   constructor(private readonly server: HeraldServer) {
     const { config, container, logger } = server;
-    const settings = readSessionSettings(config, logger);
+    // Only the server run mode serves HTTP and WebSocket, the transports whose cookies carry sessions.
+    const settings = readSessionSettings(config, logger, server.runMode === RUN_MODE.server);
     this.ownsStore = !container.isRegistered(SESSION_STORE_TOKEN, true);
     if (this.ownsStore) {
       this.store = config.redisUrl

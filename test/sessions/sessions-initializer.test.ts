@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { Connection, CONNECTION_TYPE, ErrorType, HeraldServer, MemorySessionStore, SessionManager, SESSION_STORE_TOKEN, type ServerOptions, type SessionCookieChange } from "herald";
+import { Connection, CONNECTION_TYPE, ErrorType, HeraldServer, RUN_MODE, MemorySessionStore, SessionManager, SESSION_STORE_TOKEN, type ServerOptions, type SessionCookieChange } from "herald";
 import { startTestServer } from "herald/testing";
 import { CookieJar } from "./support/browser";
 import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
@@ -131,6 +131,24 @@ describe("settings", () => {
   test("SESSION_SECRET is required in production", async () => {
     const server = createServer({ NODE_ENV: "production", SESSION_SECRET: undefined });
     await expect(server.start()).rejects.toMatchObject({ type: ErrorType.CONFIG_ERROR, key: "SESSION_SECRET" });
+  });
+
+  test("a run mode that serves no cookie needs no SESSION_SECRET, in production too, and says nothing of it", async () => {
+    for (const runMode of [RUN_MODE.cli, RUN_MODE.workers, RUN_MODE.mcp]) {
+      const { lines, stream } = jsonLogs();
+      const env = { NODE_ENV: "production", SESSION_SECRET: undefined, LOG_FORMAT: "json", LOG_LEVEL: "debug" };
+      const server = await createServer(env, { runMode, logDestination: stream }).start();
+      expect(sessionsOf(server).manager).toBeInstanceOf(SessionManager);
+      expect(lines.filter((line) => String(line.msg).includes("SESSION_SECRET"))).toEqual([]);
+    }
+  });
+
+  test("the server run mode, outside production and test, warns once that cookies will not outlive the process", async () => {
+    const { lines, stream } = jsonLogs();
+    await createServer({ NODE_ENV: "development", SESSION_SECRET: undefined, LOG_FORMAT: "json" }, { logDestination: stream }).start();
+    const warnings = lines.filter((line) => String(line.msg).startsWith("SESSION_SECRET is not set"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.level).toBe(40);
   });
 
   test("a short SESSION_SECRET is refused without repeating it in the error", async () => {

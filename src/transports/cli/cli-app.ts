@@ -1,5 +1,6 @@
 import { findAppDir, loadAppConfig, ResolvedAppConfig } from "../../core/app-config";
-import { RUN_MODE } from "../../core/constants";
+import { resolveEnvironment } from "../../core/config";
+import { LogLevel, RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { HeraldServer } from "../../core/server";
 import type { CompileCache } from "./compile-cache";
@@ -40,8 +41,17 @@ export async function loadCliServer(options: { appDir?: string; quiet?: boolean 
   registerTypeScript(appDir);
   // Deferred: the composition root loads every transport.
   const { createHerald } = require("../../herald") as typeof import("../../herald");
-  const server = createHerald({ appDir, runMode: RUN_MODE.cli, ...(options.quiet ? { logLevel: "silent" as const } : {}) });
+  const server = createHerald({ appDir, runMode: RUN_MODE.cli, ...cliLogLevel(options.quiet) });
   return server.load();
+}
+
+/**
+ * A command's output is its result on stdout, so its logs start at `warn` unless LOG_LEVEL says
+ * otherwise: the boot's info lines and the call's own log line would repeat what stdout says.
+ */
+function cliLogLevel(quiet: boolean | undefined): { logLevel?: "silent" | LogLevel } {
+  if (quiet) return { logLevel: "silent" };
+  return resolveEnvironment(process.env).LOG_LEVEL === undefined ? { logLevel: LogLevel.warn } : {};
 }
 
 /** Boots the whole app for `herald start`. */

@@ -158,8 +158,10 @@ export async function runCli(argv: string[] = process.argv.slice(2)): Promise<vo
     await program.parseAsync();
   } catch (thrown) {
     const error = toTypedError(thrown, process.env.NODE_ENV === "production");
-    process.stdout.write(`${JSON.stringify(errorBody(error, true))}\n`);
-    process.stderr.write(`${error.message}\n`);
+    const terminal = process.stdout.isTTY === true;
+    process.stdout.write(`${JSON.stringify(errorBody(error, true), null, terminal ? 2 : undefined)}\n`);
+    // Said again on stderr only where stdout is not a terminal (piped, or read by a program), so a terminal shows it once.
+    if (!terminal) process.stderr.write(`${error.message}\n`);
     process.exitCode = ExitCode.error;
   }
 }

@@ -1,5 +1,6 @@
+import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { herald } from "../../support/cli";
+import { HERALD_BIN, herald } from "../../support/cli";
 
 const cwd = join(__dirname, "../../fixtures/apps/cli");
 
@@ -118,4 +119,45 @@ test("an unknown command fails with exit code 1", async () => {
 test("--version prints the package version", async () => {
   const run = await herald(["--version"], { cwd });
   expect(run.stdout.trim()).toBe(require("../../../package.json").version);
+});
+
+describe("outside NODE_ENV=test, as a user runs it", () => {
+  const development = { NODE_ENV: "development", LOG_LEVEL: "", LOG_FORMAT: "json", SESSION_SECRET: "" };
+
+  test("a command's logs start at warn: stderr holds neither the boot's info lines nor the call's, nor a SESSION_SECRET warning", async () => {
+    const run = await herald(["greet:say", "--who", "Ada"], { cwd, env: development });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ response: { text: "Hello, Ada!", mood: null, tags: [] } });
+    expect(run.stderr).toBe("");
+  });
+
+  test("LOG_LEVEL still opens them up", async () => {
+    const run = await herald(["greet:say", "--who", "Ada"], { cwd, env: { ...development, LOG_LEVEL: "info" } });
+    const logLines = run.stderr.trim().split("\n").map((line) => JSON.parse(line));
+    expect(logLines.some((line) => line.msg === "server started" && line.runMode === "cli")).toBe(true);
+    expect(logLines.some((line) => line.action === "greet:say")).toBe(true);
+  });
+
+  test("a refused call is said once: its error body on stdout, nothing on stderr", async () => {
+    const run = await herald(["greet:say", "--who", "A"], { cwd, env: development });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", key: "who" });
+    expect(run.stderr).toBe("");
+  });
+
+  test("a refused command line is said once on a terminal, and again on stderr only when stdout is piped", async () => {
+    const piped = await herald(["greet:say", "--tims", "3"], { cwd, env: development });
+    expect(piped.stderr).toBe('Unknown flag --tims: "herald greet:say --help" lists its flags\n');
+    // `script` gives the command a terminal for stdout and stderr alike, and copies what both show.
+    const onTerminal = await new Promise<string>((resolve, reject) => {
+      execFile(
+        "script",
+        ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(HERALD_BIN)} greet:say --tims 3`, "/dev/null"],
+        { cwd, env: { ...process.env, ...development }, timeout: 60_000 },
+        (error, stdout) => (error && typeof error.code !== "number" ? reject(error) : resolve(stdout)),
+      );
+    });
+    expect(onTerminal.split("Unknown flag --tims").length - 1).toBe(1);
+    expect(onTerminal).toContain('"type": "CONNECTION_ACTION_PARAM_VALIDATION"');
+  });
 });
