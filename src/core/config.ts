@@ -80,8 +80,13 @@ export function resolveEnvironment(env: NodeJS.ProcessEnv): Record<string, strin
   return resolved;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): HeraldConfig {
+/**
+ * The configuration from the environment. `defaults.name`, the app's own name (its package.json's),
+ * stands in for an unset NAME before Herald's "herald".
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { name?: string } = {}): HeraldConfig {
   const resolved = resolveEnvironment(env);
+  if (resolved.NAME === undefined && defaults.name) resolved.NAME = defaults.name;
   const picked = Object.fromEntries(VARIABLES.map((name) => [name, resolved[name]]));
   const values = parseEnvironment(environmentSchema, picked, resolved);
   const production = values.NODE_ENV === "production";

@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import type { DependencyContainer } from "tsyringe";
 import { loadAppConfig, findAppDir, ResolvedAppConfig } from "./app-config";
+import { appManifest } from "./app-manifest";
 import { type CallerAddress, callerAddressRule } from "./caller-address";
 import { HeraldConfig, loadConfig } from "./config";
 import { LogLevel, RUN_MODE } from "./constants";
@@ -83,7 +84,8 @@ export class HeraldServer {
   async load(): Promise<this> {
     if (this.loaded) return this;
     this.loaded = true;
-    this.config = loadConfig(this.options.env ?? process.env);
+    const appDir = this.options.appDir ?? findAppDir();
+    this.config = loadConfig(this.options.env ?? process.env, appDir ? { name: appManifest(appDir).name } : {});
     this.callerAddress = callerAddressRule(this.config.trustProxy);
     const defaultDestination = this.runMode === RUN_MODE.server || this.runMode === RUN_MODE.workers ? 1 : 2;
     this.logger = createLogger({
@@ -92,7 +94,6 @@ export class HeraldServer {
       name: this.config.name,
       destination: this.options.logDestination ?? defaultDestination,
     });
-    const appDir = this.options.appDir ?? findAppDir();
     if (!appDir) {
       throw new TypedError({
         message: "No Herald application found: add herald.config.ts, or point package.json \"herald.app\" at the app folder",

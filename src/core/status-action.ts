@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import { injectable } from "tsyringe";
 import { z } from "zod";
+import { appVersion } from "./app-manifest";
 import { readSettings } from "./config";
 import type { ActionDefinition, WebConfig } from "./action";
 import { HTTP_METHOD } from "./constants";
@@ -14,19 +13,6 @@ export interface StatusResponse extends HealthReport {
   version: string;
   /** Seconds since this server booted. */
   uptime: number;
-}
-
-/** The version in the nearest package.json at or above the app folder, else Herald's own. */
-function versionOf(appRoot: string): string {
-  for (let dir = resolve(appRoot); ; dir = dirname(dir)) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest)) {
-      const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version?: string };
-      if (version) return version;
-    }
-    if (dirname(dir) === dir) break;
-  }
-  return (JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string }).version;
 }
 
 const serviceHealth = z.object({
@@ -85,7 +71,7 @@ export class StatusAction implements ActionDefinition<undefined> {
 
   async run(): Promise<StatusResponse> {
     const { config, health } = this.server;
-    this.version ??= versionOf(this.server.app.root);
+    this.version ??= appVersion(this.server.app.root);
     const probed = await health.report(probeTimeout(config.actionTimeout), this.cacheMs);
     const report = config.production ? withoutDetail(probed) : probed;
     const status: StatusResponse = {

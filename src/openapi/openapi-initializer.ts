@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { injectable } from "tsyringe";
+import { appVersion } from "../core/app-manifest";
 import { RUN_MODE } from "../core/constants";
 import type { Initializer } from "../core/initializer";
 import { HeraldServer } from "../core/server";
@@ -67,21 +66,5 @@ export class OpenApiInitializer implements Initializer {
       }),
     );
     server.logger.debug({ schemas: cached ? `cache ${cachePath}` : "generated" }, "OpenAPI schemas ready");
-  }
-}
-
-/** The version of the nearest package.json above the app, which is the app's own or its repository's. */
-function appVersion(appRoot: string): string {
-  for (let dir = appRoot; ; dir = dirname(dir)) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest)) {
-      try {
-        const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown };
-        if (typeof version === "string" && version) return version;
-      } catch {
-        return "0.0.0";
-      }
-    }
-    if (dirname(dir) === dir) return "0.0.0";
   }
 }

@@ -6,6 +6,7 @@ import {
   type ReadResourceResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { appVersion } from "../../core/app-manifest";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders } from "../../core/connection";
 import { errorBody, toTypedError } from "../../core/error-body";
@@ -106,7 +107,7 @@ function invalidParams(message: string, data?: unknown): ProtocolError {
  */
 export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Server {
   const mcp = new Server(
-    { name: herald.config.name, version: herald.app ? readVersion() : "0.0.0" },
+    { name: herald.config.name, version: herald.app ? appVersion(herald.app.root) : "0.0.0" },
     {
       capabilities: {
         // The catalog is fixed while a server runs, so no list ever changes.
@@ -240,8 +241,4 @@ function encodeOrRefuse(actionName: string, response: unknown, production: boole
     const error = toTypedError(thrown, production);
     throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, errorBody(error, production));
   }
-}
-
-function readVersion(): string {
-  return (require("../../../package.json") as { version: string }).version;
 }
