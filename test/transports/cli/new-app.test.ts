@@ -74,6 +74,14 @@ test("herald new writes an application", () => {
   expect(readFileSync(join(appDir, "jest.config.js"), "utf8")).toContain('"ts-jest"');
 });
 
+test("its jest.config.js and tsconfig.json are the ones docs/testing.md shows", () => {
+  const page = readFileSync(join(REPO_ROOT, "docs/testing.md"), "utf8");
+  for (const file of ["jest.config.js", "tsconfig.json"]) {
+    const block = new RegExp("```\\w+\\n// " + file.replace(".", "\\.") + "\\n([\\s\\S]*?)```").exec(page)?.[1];
+    expect(block).toBe(readFileSync(join(appDir, file), "utf8"));
+  }
+});
+
 test("without --herald the app depends on this version of herald from the registry", async () => {
   const dryRun = await herald(flagRuns["dry-run"]!, { cwd: scratch });
   expect(dryRun.code).toBe(0);
