@@ -51,6 +51,8 @@ function swc(appDir: string | undefined): Compile {
     module: ts.ModuleKind.CommonJS,
     target: base.target ?? ts.ScriptTarget.ES2022,
     esModuleInterop: true,
+    // Stack traces name the lines of the app's .ts files, whatever its tsconfig says of maps for tsc.
+    sourceMap: true,
   };
   installSourceMaps();
   swcCompile = (source, filename) => compile(source, filename, { ...options });

@@ -138,6 +138,12 @@ describe("outside NODE_ENV=test, as a user runs it", () => {
     expect(logLines.some((line) => line.action === "greet:say")).toBe(true);
   });
 
+  test("a stack trace names the line of the action's own .ts file, though the app's tsconfig asks for no source map", async () => {
+    const run = await herald(["greet:refuse"], { cwd, env: development });
+    const { stack } = JSON.parse(run.stdout).error;
+    expect(stack.split("\n")[1]).toMatch(/at GreetRefuse\.run \(.*\/actions\/fail\.ts:6:\d+\)$/);
+  });
+
   test("a refused call is said once: its error body on stdout, nothing on stderr", async () => {
     const run = await herald(["greet:say", "--who", "A"], { cwd, env: development });
     expect(run.code).toBe(1);
