@@ -1,7 +1,7 @@
 # {{appName}}
 
-A [Herald](https://www.npmjs.com/package/herald) application: each action is written once and
-served over HTTP, WebSocket, the command line, background tasks and MCP.
+A Herald application: each action is written once and served over HTTP, WebSocket, the command
+line, background tasks and MCP. Herald's guides are the `docs/` folder of its repository.
 
 ```sh
 npm install

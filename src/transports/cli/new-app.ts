@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { GeneratedFile } from "./generate/plugin-generator";
 import { renderSchematic, SCHEMATICS_DIR } from "./generate/templates";
@@ -13,13 +13,14 @@ interface HeraldManifest {
 }
 
 const manifest: HeraldManifest = require("../../../package.json");
+const PACKAGE_ROOT = resolve(__dirname, "../../..");
 
 export interface NewAppOptions {
   /** The folder to create the app in; it may exist as long as none of the app's files do. */
   dir: string;
   /** The npm package name; the folder's name by default. */
   name?: string;
-  /** How the app depends on herald: `^<this version>` by default, or e.g. `file:../herald`. */
+  /** How the app depends on herald: see `defaultHeraldSpec`; or e.g. `file:../herald`, a tarball, a git URL. */
   heraldSpec?: string;
   force?: boolean;
   dryRun?: boolean;
@@ -55,6 +56,15 @@ function packageJson(name: string, heraldSpec: string): string {
   return `${JSON.stringify(content, null, 2)}\n`;
 }
 
+/**
+ * How a new app depends on the herald that makes it: on this version from the registry when it
+ * was installed as a package (beneath node_modules), else on this very checkout (`file:`), so
+ * that an app made from a clone installs without the registry.
+ */
+export function defaultHeraldSpec(packageRoot = PACKAGE_ROOT): string {
+  return packageRoot.split(sep).includes("node_modules") ? `^${manifest.version}` : `file:${packageRoot}`;
+}
+
 /** `herald new <dir>`: an app that runs with `npm install && npm start` and passes `npm test`. */
 export function createApp(options: NewAppOptions): string {
   const root = resolve(options.dir);
@@ -70,7 +80,7 @@ export function createApp(options: NewAppOptions): string {
   const values = { appName: name };
   const templates = readdirSync(TEMPLATE_DIR, { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".tpl"));
   const files: GeneratedFile[] = [
-    { path: "package.json", content: packageJson(name, options.heraldSpec ?? `^${manifest.version}`) },
+    { path: "package.json", content: packageJson(name, options.heraldSpec ?? defaultHeraldSpec()) },
     ...templates.sort().map((path) => ({ path: targetName(path), content: renderSchematic(join("app", path), values) })),
   ];
   const writeOptions = { force: options.force ?? false, dryRun: options.dryRun ?? false };

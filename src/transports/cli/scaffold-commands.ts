@@ -87,7 +87,7 @@ export function registerNewCommand(program: Argv, output: CommandOutput): void {
       command
         .positional("dir", { type: "string", describe: "Folder to create it in" })
         .option("name", { type: "string", describe: "npm package name (default: the folder's name)" })
-        .option("herald", { type: "string", describe: "How it depends on herald, e.g. file:../herald (default: ^<this version>)" })
+        .option("herald", { type: "string", describe: "How it depends on herald, e.g. file:../herald-0.1.0.tgz (default: ^<this version> when herald is an installed package, file:<checkout> when it runs from a clone)" })
         .option("dry-run", { type: "boolean", describe: "Print what would be written; write nothing" })
         .option("force", { type: "boolean", describe: "Overwrite the app's files where they exist" }),
     async (args) => {

@@ -5,6 +5,7 @@ import { waitFor } from "herald/testing";
 import { herald } from "../../support/cli";
 import type { CliRun } from "../../support/cli";
 import { childEnv, listFiles, makeScratchDir, REPO_ROOT, removeScratchDir, run } from "./support";
+import { defaultHeraldSpec } from "../../../src/transports/cli/new-app";
 
 let scratch: string;
 let appDir: string;
@@ -82,11 +83,13 @@ test("its jest.config.js and tsconfig.json are the ones docs/testing.md shows", 
   }
 });
 
-test("without --herald the app depends on this version of herald from the registry", async () => {
+test("without --herald, an app made from this clone depends on this checkout, and one made by an installed herald on its version", async () => {
   const dryRun = await herald(flagRuns["dry-run"]!, { cwd: scratch });
   expect(dryRun.code).toBe(0);
+  expect(dryRun.stdout).toContain(`"herald": ${JSON.stringify(`file:${REPO_ROOT}`)}`);
   const version = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version;
-  expect(dryRun.stdout).toContain(`"herald": "^${version}"`);
+  expect(defaultHeraldSpec(join(scratch, "my-app/node_modules/herald"))).toBe(`^${version}`);
+  expect(defaultHeraldSpec(REPO_ROOT)).toBe(`file:${REPO_ROOT}`);
   expect(dryRun.stdout).toContain("--- would create actions/hello.ts");
   expect(listFiles(scratch).some((path) => path.startsWith("other-app"))).toBe(false);
 });
