@@ -7,6 +7,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import { guardUnhandledRejections } from "../../core/process-guards";
 import type { CommandOutput } from "./action-command";
 import { describeActions } from "./actions-command";
+import { registerConsoleCommand } from "./console-command";
 import { loadCliServer, noAppError, recordCompiledModules, serveCliMcp, startCliServer } from "./cli-app";
 import { registerGenerateCommand, registerNewCommand } from "./scaffold-commands";
 import { installSignalHandlers } from "./signals";
@@ -16,7 +17,7 @@ import { registerMigrateCommand } from "./migrate-command";
 const packageVersion: string = require("../../../package.json").version;
 
 /** The framework's own commands (and aliases); any other first word is an action name. */
-const FRAMEWORK_COMMANDS = ["start", "actions", "build", "mcp", "tasks", "migrate", "generate", "g", "new", "help"];
+const FRAMEWORK_COMMANDS = ["start", "actions", "build", "console", "mcp", "tasks", "migrate", "generate", "g", "new", "help"];
 
 export interface ProgramOptions {
   /** The application root; found from the working directory when absent. */
@@ -108,6 +109,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
     await serveCliMcp(appOption);
     output.exit(ExitCode.success);
   });
+  registerConsoleCommand(program, appOption, quiet, output);
   registerTasksCommand(program, appOption, quiet, output);
   registerMigrateCommand(program, appOption, quiet, output);
   registerGenerateCommand(program, appDir, output);
