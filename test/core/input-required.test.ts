@@ -33,7 +33,7 @@ function recorder(events: string[]): ActionMiddleware {
   return {
     name: "recorder",
     runBefore: async () => void events.push("before"),
-    runAfter: async (_params, _connection, error) => void events.push(`after:${error?.type ?? "none"}`),
+    runAfter: async (_params, _connection, error) => void events.push(`after:${(error as { type?: string } | undefined)?.type ?? "none"}`),
   };
 }
 
