@@ -499,6 +499,6 @@ export class Dispatcher {
     }
     const lineLogger = registered ? this.requestLoggerOf(registered, connection.type) : logger;
     if (failed) lineLogger.error(entry, "action failed");
-    else lineLogger.info(entry, OUTCOME_MESSAGES[result.error?.type as ErrorType] ?? "action");
+    else lineLogger.info(entry, (result.error && OUTCOME_MESSAGES[result.error.type]) ?? "action");
   }
 }
