@@ -6,10 +6,15 @@ import { kindOf, type Answers, type Question, type QuestionKind, type Questions,
  * answers a call came with. A connection without one cannot ask: `ask` refuses at once.
  */
 export interface CallerInput {
-  /** Whether the caller declared it can answer this kind of question. */
+  /**
+   * Whether the caller, told the questions left open, answers them and calls again (MCP
+   * 2026-07-28). Where it does not (a terminal), a question it cannot answer refuses the call.
+   */
+  readonly retries: boolean;
+  /** Whether the caller can answer this kind of question (over MCP: declared the capability). */
   canAnswer(kind: QuestionKind): boolean;
-  /** The caller's answer under `key`, if it sent one of the kind the question needs. */
-  answerOf(key: string, kind: QuestionKind): RawAnswer | undefined;
+  /** The caller's answer under `key`, if it gave one of the kind the question needs. */
+  answerOf(key: string, question: Question): RawAnswer | undefined | Promise<RawAnswer | undefined>;
 }
 
 /** The answer to `question`, or undefined when there is none: a form's accepted content must pass its schema. */
@@ -31,10 +36,15 @@ export async function askCaller<const Q extends Questions>(
   unanswerable: string,
 ): Promise<Answers<Q>> {
   if (!input) throw new InputRequiredError(questions, answered, unanswerable);
+  if (!input.retries) {
+    // Refused before anything is asked: a form filled in for nothing would be wasted.
+    const beyond = Object.entries(questions).filter(([, question]) => !input.canAnswer(kindOf(question)));
+    if (beyond.length > 0) throw new InputRequiredError(Object.fromEntries(beyond), answered, unanswerable);
+  }
   const answers: Record<string, unknown> = {};
   const missing: Questions = {};
   for (const [key, question] of Object.entries(questions)) {
-    const raw = input.answerOf(key, kindOf(question));
+    const raw = await input.answerOf(key, question);
     const answer = await checked(question, raw);
     if (answer === undefined) missing[key] = question;
     else {
@@ -42,6 +52,6 @@ export async function askCaller<const Q extends Questions>(
       answered[key] = raw!;
     }
   }
-  if (Object.keys(missing).length > 0) throw new InputRequiredError(missing, answered);
+  if (Object.keys(missing).length > 0) throw new InputRequiredError(missing, answered, input.retries ? undefined : unanswerable);
   return answers as Answers<Q>;
 }

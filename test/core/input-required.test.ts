@@ -8,11 +8,12 @@ const nameForm = { form: { message: "Your name?", schema: z.object({ name: z.str
 /** The answers a transport that can ask would hand over, by key. */
 function answering(answers: Record<string, RawAnswer>): CallerInput {
   return {
+    retries: true,
     canAnswer: (kind) => kind !== "roots",
-    answerOf: (key, kind) => {
+    answerOf: (key, question) => {
       const answer = answers[key];
       const of = answer && ("action" in answer ? "form" : "roots" in answer ? "roots" : "sample");
-      return of === kind ? answer : undefined;
+      return of !== undefined && of in question ? answer : undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, inputResponse, type ClientCapabilities, type ServerContext } from "@modelcontextprotocol/server";
 import type { CallerInput } from "../../core/caller-input";
-import type { QuestionKind, RawAnswer, SampleAnswer } from "../../core/questions";
+import { kindOf, type QuestionKind, type RawAnswer, type SampleAnswer } from "../../core/questions";
 
 /** The client capability each kind of question needs. */
 const CAPABILITY: Record<QuestionKind, keyof ClientCapabilities> = { form: "elicitation", sample: "sampling", roots: "roots" };
@@ -29,7 +29,8 @@ export function callerInputOf(ctx: ServerContext, earlier: Record<string, RawAns
   const declared = (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {}) as ClientCapabilities;
   const responses = ctx.mcpReq.inputResponses;
   return {
+    retries: true,
     canAnswer: (kind) => declared[CAPABILITY[kind]] !== undefined,
-    answerOf: (key, kind) => answerIn(responses, key, kind) ?? answerIn(earlier, key, kind),
+    answerOf: (key, question) => answerIn(responses, key, kindOf(question)) ?? answerIn(earlier, key, kindOf(question)),
   };
 }
