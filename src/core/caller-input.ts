@@ -2,8 +2,9 @@ import { InputRequiredError } from "./input-required";
 import { kindOf, type Answers, type Question, type QuestionKind, type Questions, type RawAnswer } from "./questions";
 
 /**
- * Where a transport that can ask its caller for input (MCP 2026-07-28) gives `connection.ask` the
- * answers a call came with. A connection without one cannot ask: `ask` refuses at once.
+ * Where a transport that can ask its caller for input gives `connection.ask` the answers: those a
+ * retried MCP 2026-07-28 request came with, or what a person types at a terminal. A connection
+ * without one cannot ask: `ask` refuses at once.
  */
 export interface CallerInput {
   /**
