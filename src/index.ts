@@ -49,6 +49,25 @@ export type { RateLimitKey, RateLimitMiddleware, RateLimitOptions } from "./midd
 // Connections
 export { Connection } from "./core/connection";
 export type { CallerLogLevel, ConnectionAuth, ConnectionInit, ConnectionSession, LogReporter, ProgressReporter } from "./core/connection";
+export { InputRequiredError, isInputRequired } from "./core/input-required";
+export type { CallerInput } from "./core/caller-input";
+export type {
+  AnswerTo,
+  Answers,
+  CallerRoot,
+  FormAnswer,
+  FormQuestion,
+  Question,
+  QuestionKind,
+  Questions,
+  RawAnswer,
+  RootsAnswer,
+  RootsQuestion,
+  SampleAnswer,
+  SampleQuestion,
+  SamplingContent,
+  SamplingMessage,
+} from "./core/questions";
 export { McpContent, mcpContent } from "./core/mcp-content";
 export type { McpContentBlock } from "./core/mcp-content";
 

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { askCaller, type CallerInput } from "./caller-input";
 import { CONNECTION_TYPE } from "./constants";
+import type { Answers, QuestionKind, Questions, RawAnswer } from "./questions";
 import { uniqueId } from "./unique-id";
 
 /** Session state bound to a connection; the HTTP and WebSocket transports provide it. */
@@ -52,6 +54,10 @@ export interface ConnectionInit {
   progressReporter?: ProgressReporter;
   logReporter?: LogReporter;
   auth?: ConnectionAuth;
+  /** The answers a call came with, where the transport can ask its caller for input (MCP 2026-07-28); see ask. */
+  callerInput?: CallerInput;
+  /** Where the caller cannot be asked, why not, for the refusal: "over http" by default. */
+  cannotAsk?: string;
 }
 
 /** The transport-independent view of where a call came from, given to `run` and to middleware. */
@@ -78,6 +84,10 @@ export class Connection {
    * returned; the other transports have no headers and ignore them.
    */
   readonly responseHeaders: Record<string, string> = Object.create(null);
+  readonly #callerInput: CallerInput | undefined;
+  readonly #cannotAsk: string | undefined;
+  /** What ask has read so far in this call, for the retry that brings the rest. */
+  readonly #answered: Record<string, RawAnswer> = Object.create(null);
 
   constructor(init: ConnectionInit) {
     this.id = init.id ?? uniqueId();
@@ -90,6 +100,8 @@ export class Connection {
     this.progressReporter = init.progressReporter;
     this.logReporter = init.logReporter;
     if (init.auth !== undefined) this.auth = init.auth;
+    this.#callerInput = init.callerInput;
+    this.#cannotAsk = init.cannotAsk;
   }
 
   /** The request headers, one string per lower-case name; empty where the transport has none. */
@@ -109,6 +121,23 @@ export class Connection {
    */
   async reportLog(level: CallerLogLevel, data: unknown): Promise<void> {
     await this.logReporter?.(level, data);
+  }
+
+  /**
+   * Asks the caller for input — a form, a completion of its model, its roots — and resolves with
+   * one answer per key. Where the call did not bring every answer, it rejects with a
+   * `CONNECTION_INPUT_REQUIRED` error, to let through, that ends the call: over MCP 2026-07-28 the
+   * client answers and calls again, and the action runs again from the start, so an action asks
+   * before it changes anything. A transport that cannot ask refuses with a 422 naming the keys
+   * (docs/actions.md).
+   */
+  ask<const Q extends Questions>(questions: Q): Promise<Answers<Q>> {
+    return askCaller(this.#callerInput, questions, this.#answered, this.#cannotAsk ?? `over ${this.type}`);
+  }
+
+  /** Whether the caller can be asked this kind of question: false wherever ask refuses. */
+  canAsk(kind: QuestionKind): boolean {
+    return this.#callerInput?.canAnswer(kind) ?? false;
   }
 
   /** The bearer token of an `Authorization: Bearer …` header, if any. */

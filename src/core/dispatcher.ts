@@ -62,6 +62,12 @@ export interface DispatchOptions {
 
 type ParamsRecord = Record<string, unknown>;
 
+/** The log line of an outcome that is no failure, though the call did not answer. */
+const OUTCOME_MESSAGES: Partial<Record<ErrorType, string>> = {
+  [ErrorType.CONNECTION_CLIENT_GONE]: "client gone",
+  [ErrorType.CONNECTION_INPUT_REQUIRED]: "input required",
+};
+
 /** Whole seconds a caller is told to wait when a backing service is busy rather than down. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
@@ -493,6 +499,6 @@ export class Dispatcher {
     }
     const lineLogger = registered ? this.requestLoggerOf(registered, connection.type) : logger;
     if (failed) lineLogger.error(entry, "action failed");
-    else lineLogger.info(entry, result.error?.type === ErrorType.CONNECTION_CLIENT_GONE ? "client gone" : "action");
+    else lineLogger.info(entry, (result.error && OUTCOME_MESSAGES[result.error.type]) ?? "action");
   }
 }

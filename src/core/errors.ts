@@ -15,6 +15,7 @@ export enum ErrorType {
   CONNECTION_METHOD_NOT_ALLOWED = "CONNECTION_METHOD_NOT_ALLOWED",
   CONNECTION_ACTION_TIMEOUT = "CONNECTION_ACTION_TIMEOUT",
   CONNECTION_CLIENT_GONE = "CONNECTION_CLIENT_GONE",
+  CONNECTION_INPUT_REQUIRED = "CONNECTION_INPUT_REQUIRED",
   CONNECTION_CONFLICT = "CONNECTION_CONFLICT",
   CONNECTION_PAYLOAD_TOO_LARGE = "CONNECTION_PAYLOAD_TOO_LARGE",
   CONNECTION_UNSUPPORTED_MEDIA_TYPE = "CONNECTION_UNSUPPORTED_MEDIA_TYPE",
@@ -47,6 +48,8 @@ export const ErrorStatusCodes: Readonly<Record<ErrorType, number>> = Object.free
   [ErrorType.CONNECTION_ACTION_TIMEOUT]: 504,
   // nginx's "client closed request": recorded, never sent, since no one is left to receive it.
   [ErrorType.CONNECTION_CLIENT_GONE]: 499,
+  // The action asked its caller something (connection.ask) the call can not bring: the request is incomplete, not wrong.
+  [ErrorType.CONNECTION_INPUT_REQUIRED]: 422,
   [ErrorType.CONNECTION_CONFLICT]: 409,
   [ErrorType.CONNECTION_PAYLOAD_TOO_LARGE]: 413,
   [ErrorType.CONNECTION_UNSUPPORTED_MEDIA_TYPE]: 415,

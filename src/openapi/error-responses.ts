@@ -33,11 +33,17 @@ export function errorBodyJsonSchema(): SchemaObject {
 /** Recorded in the request log, never sent: the caller it would answer has left. */
 const NEVER_SENT: ReadonlySet<ErrorType> = new Set([ErrorType.CONNECTION_CLIENT_GONE]);
 
-/** Every status an ErrorType a client can receive maps to, each with the error types that produce it. */
+/**
+ * Sent only by the actions that declare it, never by the dispatcher on its own: an action that
+ * asks its caller for input (connection.ask), over a transport that cannot ask.
+ */
+const DECLARED_ONLY: ReadonlySet<ErrorType> = new Set([ErrorType.CONNECTION_INPUT_REQUIRED]);
+
+/** Every status an ErrorType any call can receive maps to, each with the error types that produce it. */
 export function errorTypesByStatus(): Map<number, ErrorType[]> {
   const byStatus = new Map<number, ErrorType[]>();
   for (const [type, status] of Object.entries(ErrorStatusCodes) as [ErrorType, number][]) {
-    if (NEVER_SENT.has(type)) continue;
+    if (NEVER_SENT.has(type) || DECLARED_ONLY.has(type)) continue;
     byStatus.set(status, [...(byStatus.get(status) ?? []), type]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
@@ -101,7 +107,8 @@ export function operationErrorResponses(declared: ReadonlyMap<ErrorType, Declare
   for (const [status, errors] of [...byStatus].sort(([a], [b]) => a - b)) {
     const types = errors.map((error) => error.type).sort();
     const everyType = shared.get(status) ?? [];
-    const narrowsNothing = errors.every((error) => !error.values) && everyType.every((type) => types.includes(type));
+    const narrowsNothing =
+      errors.every((error) => !error.values) && everyType.every((type) => types.includes(type)) && types.every((type) => everyType.includes(type));
     responses[String(status)] = narrowsNothing
       ? { $ref: `#/components/responses/${errorResponseName(status)}` }
       : {

@@ -26,7 +26,7 @@ const surface = {
       // actions
       "Action", "Web", "Task", "Mcp", "ActionRegistry", "ACTION_NAME_PATTERN", "Dispatcher",
       // middleware, connections, dependency injection
-      "rateLimit", "Connection", "McpContent", "mcpContent", "Service", "globLoader", "rootContainer", "inject", "injectable", "singleton",
+      "rateLimit", "Connection", "InputRequiredError", "isInputRequired", "McpContent", "mcpContent", "Service", "globLoader", "rootContainer", "inject", "injectable", "singleton",
       // server, configuration, lifecycle
       "createHerald", "startHerald", "HeraldServer", "defineConfig", "HeraldConfig", "loadConfig", "readSettings",
       "readConcurrentCallLimits", "Logger", "HealthRegistry", "WS_CLOSE_CODE",
@@ -52,6 +52,8 @@ const surface = {
       // middleware, connections, dependency injection
       "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "GlobalMiddlewareClass", "MiddlewareSecurity",
       "RateLimitKey", "RateLimitMiddleware", "RateLimitOptions", "CallerLogLevel", "ConnectionAuth", "ConnectionInit", "ConnectionSession", "LogReporter", "McpContentBlock", "ProgressReporter", "ProviderOverride",
+      "CallerInput", "AnswerTo", "Answers", "CallerRoot", "FormAnswer", "FormQuestion", "Question", "QuestionKind", "Questions", "RawAnswer",
+      "RootsAnswer", "RootsQuestion", "SampleAnswer", "SampleQuestion", "SamplingContent", "SamplingMessage",
       // server, configuration, lifecycle
       "ServerOptions", "AppConfig", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
       "HealthReport", "ServiceHealth", "ServiceLoad", "HttpMount",

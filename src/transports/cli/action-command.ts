@@ -9,6 +9,7 @@ import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { declareActionFlags } from "./action-flags";
 import { flagsFromInputs } from "./flags";
+import { terminalInput } from "./terminal-input";
 
 export interface CommandOutput {
   write(text: string): void;
@@ -81,7 +82,14 @@ export function registerActionCommand(
       let code: ExitCode = ExitCode.error;
       try {
         await server.start();
-        const result = await server.runAction(registered.name, params, new Connection({ type: CONNECTION_TYPE.cli }));
+        // A form is filled in at a terminal only: piped, stdin is data and no one is there to answer.
+        const terminal = process.stdin.isTTY && process.stderr.isTTY ? { input: process.stdin, output: process.stderr } : undefined;
+        const connection = new Connection({
+          type: CONNECTION_TYPE.cli,
+          callerInput: terminalInput(terminal, process.cwd()),
+          ...(terminal ? {} : { cannotAsk: "over cli without a terminal" }),
+        });
+        const result = await server.runAction(registered.name, params, connection);
         code = await printResult(output, server, result, { pretty: Boolean(process.stdout.isTTY) });
       } finally {
         await server.stop().catch((error: unknown) => server.logger.error({ err: error }, "stop failed"));

@@ -26,6 +26,9 @@ export class McpInitializer implements Initializer {
     const settings = readMcpSettings(this.herald.config);
     // Built now, so that a tool name clash fails the boot rather than the first MCP call.
     const catalog = new McpCatalog(this.herald.registry.list());
+    if (settings.requestStateKey === undefined && this.herald.config.production) {
+      this.herald.logger.warn("mcp: MCP_REQUEST_STATE_KEY is unset, so no MCP call can ask its caller for input (connection.ask refuses with 422)");
+    }
     this.herald.httpMounts.push({
       path: settings.path,
       parseJson: true,
@@ -69,9 +72,11 @@ export class McpInitializer implements Initializer {
     if (this.endpoint) return this.endpoint;
     const { buildMcpServer } = require("./mcp-server") as typeof import("./mcp-server");
     const { StreamableHttpEndpoint } = require("./streamable-http") as typeof import("./streamable-http");
+    const { McpAsking } = require("./asking") as typeof import("./asking");
+    const asking = McpAsking.forHttp(settings.requestStateKey, this.herald.config.production);
     const { container } = this.herald;
     this.endpoint = new StreamableHttpEndpoint(
-      () => buildMcpServer(this.herald, catalog),
+      () => buildMcpServer(this.herald, catalog, asking),
       catalog,
       settings,
       this.herald,

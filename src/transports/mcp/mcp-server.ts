@@ -2,13 +2,15 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type CallToolResult,
   type GetPromptResult,
+  type InputRequiredResult,
   type ReadResourceResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { appVersion } from "../../core/app-manifest";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
-import { Connection, flattenHeaders } from "../../core/connection";
+import { Connection, flattenHeaders, type ConnectionInit } from "../../core/connection";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { base64 } from "../../core/mcp-content";
 import { ErrorType } from "../../core/errors";
@@ -17,6 +19,7 @@ import type { ActionResult } from "../../core/dispatcher";
 import type { HeraldServer } from "../../core/server";
 import { shuttingDown } from "../../core/shutting-down";
 import { abortAbandoned } from "./abandoned-call";
+import type { McpAsking } from "./asking";
 import { McpCatalog } from "./catalog";
 import { completionsFor } from "./completions";
 import { requestCaller } from "./request-caller";
@@ -30,10 +33,10 @@ const TRACE_KEYS = ["traceparent", "tracestate"] as const;
 
 /**
  * The connection of one MCP request: the HTTP request's headers and caller (none over stdio),
- * the trace context of its `_meta` where the headers carry none, and progress sent back on the
- * request's own stream when the caller gave a progress token.
+ * the trace context of its `_meta` where the headers carry none, progress sent back on the
+ * request's own stream when the caller gave a progress token, and what its action may ask.
  */
-export function connectionFor(ctx: ServerContext): Connection {
+export function connectionFor(ctx: ServerContext, asking: Pick<ConnectionInit, "callerInput" | "cannotAsk"> = {}): Connection {
   const caller = requestCaller.getStore();
   const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
   const traced = TRACE_KEYS.filter((key) => typeof meta?.[key] === "string" && caller?.headers[key] === undefined);
@@ -56,6 +59,7 @@ export function connectionFor(ctx: ServerContext): Connection {
       : {}),
     // The SDK sends it at or above the level the client set (logging/setLevel, or 2026-07-28's per-request _meta), else drops it.
     logReporter: (level, data) => ctx.mcpReq.log(level, data),
+    ...asking,
   });
 }
 
@@ -105,7 +109,7 @@ function invalidParams(message: string, data?: unknown): ProtocolError {
  * An MCP server (the SDK's low-level one) whose every call goes through Herald's dispatcher. The
  * SDK builds one per HTTP request and one per stdio connection, for either protocol generation.
  */
-export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Server {
+export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking: McpAsking): Server {
   const mcp = new Server(
     { name: herald.config.name, version: herald.app ? appVersion(herald.app.root) : "0.0.0" },
     {
@@ -117,6 +121,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
         completions: {},
         logging: {},
       },
+      ...asking.serverOptions(),
     },
   );
   const production = herald.config.production;
@@ -128,9 +133,11 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
   mcp.setRequestHandler("tools/call", async (request, ctx) => {
     const entry = catalog.tools.get(request.params.name);
     if (!entry) throw invalidParams(`Unknown tool "${request.params.name}"`);
-    const connection = connectionFor(ctx);
+    const connection = connectionFor(ctx, asking.connectionInput(ctx, entry.registered.name));
     const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection };
-    return runFor(herald, call, (result) => {
+    return runFor<CallToolResult | InputRequiredResult>(herald, call, (result) => {
+      const questions = asking.inputRequired(result, ctx);
+      if (questions) return questions;
       // Where an authorization server can sign the caller in, "not signed in" becomes a 401 (streamable-http.ts).
       const signIn = requestCaller.getStore()?.signIn;
       if (signIn && result.error && NOT_SIGNED_IN.has(result.error.type)) signIn.needed = true;
@@ -170,7 +177,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
       })),
   }));
 
-  mcp.setRequestHandler("resources/read", async (request, ctx): Promise<ReadResourceResult> => {
+  mcp.setRequestHandler("resources/read", async (request, ctx): Promise<ReadResourceResult | InputRequiredResult> => {
     const { uri } = request.params;
     const app = catalog.apps.get(uri);
     if (app) {
@@ -179,7 +186,11 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     }
     const match = catalog.matchResource(uri);
     if (!match) throw invalidParams(`Unknown resource "${uri}"`, { uri });
-    return runFor(herald, { actionName: match.entry.registered.name, params: match.params, ctx }, (result) => {
+    const actionName = match.entry.registered.name;
+    const connection = connectionFor(ctx, asking.connectionInput(ctx, actionName));
+    return runFor<ReadResourceResult | InputRequiredResult>(herald, { actionName, params: match.params, ctx, connection }, (result) => {
+      const questions = asking.inputRequired(result, ctx);
+      if (questions) return questions;
       if (result.error) throw invalidParams(result.error.message, errorBody(result.error, production));
       const { response } = result;
       // Bytes are a binary resource, sent as a base64 blob.
@@ -209,10 +220,14 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog): Serve
     })),
   }));
 
-  mcp.setRequestHandler("prompts/get", async (request, ctx): Promise<GetPromptResult> => {
+  mcp.setRequestHandler("prompts/get", async (request, ctx): Promise<GetPromptResult | InputRequiredResult> => {
     const entry = catalog.prompts.get(request.params.name);
     if (!entry) throw invalidParams(`Unknown prompt "${request.params.name}"`);
-    return runFor(herald, { actionName: entry.registered.name, params: request.params.arguments, ctx }, (result) => {
+    const actionName = entry.registered.name;
+    const connection = connectionFor(ctx, asking.connectionInput(ctx, actionName));
+    return runFor<GetPromptResult | InputRequiredResult>(herald, { actionName, params: request.params.arguments, ctx, connection }, (result) => {
+      const questions = asking.inputRequired(result, ctx);
+      if (questions) return questions;
       if (result.error) throw invalidParams(result.error.message, errorBody(result.error, production));
       return promptResult(result.actionName, result.response, entry.registered.action.description, production);
     });

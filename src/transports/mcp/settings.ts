@@ -23,7 +23,12 @@ const schema = z.object({
   MCP_AUTH_CLIENT_SECRET: z.string().optional(),
   /** Open `subscriptions/listen` streams one process keeps; a new one past it is refused in-band. */
   MCP_MAX_SUBSCRIPTIONS: z.coerce.number().int().positive().default(1024),
+  /** The HMAC key of the requestState an action's questions carry (connection.ask); the same in every process. */
+  MCP_REQUEST_STATE_KEY: z.string().optional(),
 });
+
+/** The SDK's codec refuses shorter keys. */
+const MIN_REQUEST_STATE_KEY_LENGTH = 32;
 
 export interface McpSettings {
   path: string;
@@ -35,6 +40,8 @@ export interface McpSettings {
   /** The address clients reach the server at, when configured: the MCP resource's identifier derives from it. */
   publicUrl?: URL;
   oauth?: OAuthSettings;
+  /** MCP_REQUEST_STATE_KEY, when set. */
+  requestStateKey?: string;
 }
 
 export interface OAuthSettings {
@@ -53,7 +60,18 @@ export function readMcpSettings(config: HeraldConfig): McpSettings {
     maxSubscriptions: values.MCP_MAX_SUBSCRIPTIONS,
     ...(publicUrl ? { publicUrl } : {}),
     ...(values.MCP_AUTH_ISSUER ? { oauth: oauthSettings(values) } : {}),
+    ...(values.MCP_REQUEST_STATE_KEY !== undefined ? { requestStateKey: requestStateKey(values.MCP_REQUEST_STATE_KEY) } : {}),
   };
+}
+
+// Checked here rather than in the schema, whose error would carry the rejected value.
+function requestStateKey(key: string): string {
+  if (key.length >= MIN_REQUEST_STATE_KEY_LENGTH) return key;
+  throw new TypedError({
+    message: `Invalid environment variable MCP_REQUEST_STATE_KEY: must be at least ${MIN_REQUEST_STATE_KEY_LENGTH} characters long`,
+    type: ErrorType.CONFIG_ERROR,
+    key: "MCP_REQUEST_STATE_KEY",
+  });
 }
 
 function oauthSettings(values: z.infer<typeof schema>): OAuthSettings {

@@ -1,7 +1,9 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { HeraldServer } from "../../core/server";
+import { McpAsking } from "./asking";
 import { McpCatalog } from "./catalog";
 import { buildMcpServer } from "./mcp-server";
+import { readMcpSettings } from "./settings";
 
 /**
  * Serves the app over stdio for desktop MCP clients, of either protocol generation: the first
@@ -11,11 +13,12 @@ import { buildMcpServer } from "./mcp-server";
  */
 export async function serveMcpOverStdio(herald: HeraldServer): Promise<void> {
   const catalog = new McpCatalog(herald.registry.list());
+  const asking = McpAsking.forStdio(readMcpSettings(herald.config).requestStateKey);
   const closed = new Promise<void>((resolve) => {
     process.stdin.once("end", () => resolve());
     process.stdin.once("close", () => resolve());
   });
-  const handle = serveStdio(() => buildMcpServer(herald, catalog), {
+  const handle = serveStdio(() => buildMcpServer(herald, catalog, asking), {
     onerror: (error) => herald.logger.debug({ err: error }, "mcp: stdio message refused or failed in the SDK"),
   });
   await closed;

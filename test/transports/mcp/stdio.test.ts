@@ -56,3 +56,33 @@ test.each([
     await client.close();
   }
 });
+
+test("herald mcp asks a 2026-07-28 client over stdio, and refuses a 2025-era one with the 422", async () => {
+  const start = () =>
+    new StdioV2({
+      command: process.execPath,
+      args: [HERALD_BIN, "mcp"],
+      cwd: join(__dirname, "../../fixtures/apps/mcp-ask"),
+      env: { ...(process.env as Record<string, string>), NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), LOG_LEVEL: "warn" },
+      stderr: "ignore",
+    });
+  // In production too: one process answers every round over stdio, so it needs no configured key.
+  const modern = new ClientV2({ name: "stdio-asked", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  modern.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Ada" } }));
+  await modern.connect(start());
+  try {
+    expect((await modern.callTool({ name: "ask-greet", arguments: {} })).structuredContent).toEqual({ greeting: "Hello, Ada" });
+  } finally {
+    await modern.close();
+  }
+  const legacy = new ClientV2({ name: "stdio-legacy", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: "legacy" } });
+  legacy.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Ada" } }));
+  await legacy.connect(start());
+  try {
+    const refused = await legacy.callTool({ name: "ask-greet", arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { type: "CONNECTION_INPUT_REQUIRED", value: { keys: ["who"] } } });
+  } finally {
+    await legacy.close();
+  }
+});
