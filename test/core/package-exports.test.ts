@@ -35,6 +35,8 @@ const surface = {
       "internal", "zTimestamp", "zIdOrModel", "registerDataSource", "dataSourceFor", "Migrator", "MIGRATOR",
       // sessions
       "SessionStore", "SESSION_STORE_TOKEN", "MemorySessionStore", "Session", "SessionManager", "sessionCookieSecurity",
+      // the built-in authorization server
+      "LOCAL_AUTHORIZATION_SERVER",
       // channels
       "Channel", "ChannelPublisher", "ChannelPresence", "PubSubDriver", "PUBSUB_DRIVER_TOKEN", "InProcessPubSub",
       "PresenceStore", "PRESENCE_STORE_TOKEN", "InProcessPresenceStore",
@@ -53,7 +55,7 @@ const surface = {
       "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "GlobalMiddlewareClass", "MiddlewareSecurity",
       "RateLimitKey", "RateLimitMiddleware", "RateLimitOptions", "CallerLogLevel", "ConnectionAuth", "ConnectionInit", "ConnectionSession", "LogReporter", "McpContentBlock", "ProgressReporter", "ProviderOverride",
       // server, configuration, lifecycle
-      "ServerOptions", "AppConfig", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
+      "ServerOptions", "AppConfig", "OAuthAppConfig", "IssuedAccessToken", "LocalAuthorizationServer", "ProtectedResource", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
       "HealthReport", "ServiceHealth", "ServiceLoad", "HttpMount",
       // schemas and helpers, database
       "CountResult", "PaginateOptions", "PaginatedResult", "PaginationOptions", "PaginationParams", "ColumnKeys",
