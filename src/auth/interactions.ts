@@ -37,7 +37,12 @@ function allowRedirectTo(response: ServerResponse, redirectUri: unknown): void {
 }
 
 function send(response: ServerResponse, status: number, html: string): void {
-  response.writeHead(status, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+  response.writeHead(status, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    // Under no-referrer a form's POST says `Origin: null`, which the cross-site check refuses; same-origin names this site and no other.
+    "Referrer-Policy": "same-origin",
+  });
   response.end(html);
 }
 

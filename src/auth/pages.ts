@@ -31,7 +31,8 @@ export function renderSignInPage(options: { action: string; clientName: string; 
       const id = `field-${escapeHtml(field.name)}`;
       const value = field.value !== undefined && field.type !== "password" ? ` value="${escapeHtml(field.value)}"` : "";
       const error = field.error ? `<div class="error" id="${id}-error">${escapeHtml(field.error)}</div>` : "";
-      return `<label for="${id}">${escapeHtml(field.label)}</label><input id="${id}" name="${escapeHtml(field.name)}" type="${field.type}"${value}${field.required ? " required" : ""}>${error}`;
+      const autocomplete = field.type === "password" ? ' autocomplete="current-password"' : field.type === "email" ? ' autocomplete="username"' : "";
+      return `<label for="${id}">${escapeHtml(field.label)}</label><input id="${id}" name="${escapeHtml(field.name)}" type="${field.type}"${value}${autocomplete}${field.required ? " required" : ""}>${error}`;
     })
     .join("\n");
   const error = options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : "";
