@@ -1,7 +1,7 @@
 import { LOCAL_AUTHORIZATION_SERVER } from "herald";
 import { serverUrl, testServer, useTestServer } from "herald/testing";
 import { usePostgresSchema } from "../sample-app/support/postgres";
-import { createUser, SAMPLE_APP, truncateAll } from "../sample-app/support/app";
+import { createUser, run, SAMPLE_APP, signedIn, truncateAll } from "../sample-app/support/app";
 import { authorize, callTool, pkcePair, REDIRECT_URI, registerClient, tokenRequest } from "./support/oauth-flow";
 import type { AuthorizationServer } from "../../src/auth/authorization-server";
 
@@ -117,4 +117,28 @@ test("a token whose session has ended is refused, and so is its refresh token", 
   expect((await callTool(serverUrl(), "session-view", token)).status).toBe(401);
   const refresh = await tokenRequest(serverUrl(), { grant_type: "refresh_token", refresh_token: tokens.body.refresh_token as string, client_id: grant.clientId });
   expect(refresh).toEqual({ status: 400, body: expect.objectContaining({ error: "invalid_grant" }) });
+});
+
+test("a password change signs the token's session out with every other: the token is refused", async () => {
+  const tokens = await redeem(await codeFor());
+  const token = tokens.body.access_token as string;
+  expect((await callTool(serverUrl(), "session-view", token)).status).toBe(200);
+  const browser = await signedIn(ada.email, ada.password);
+  const changed = await run("user:edit", { password: "a difference engine", currentPassword: ada.password }, browser);
+  expect(changed.error).toBeUndefined();
+  expect((await callTool(serverUrl(), "session-view", token)).status).toBe(401);
+});
+
+test("a token this server issued for another of its resources is refused at /mcp: invalid_token", async () => {
+  const other = "https://reports.example/api";
+  testServer().container.resolve(LOCAL_AUTHORIZATION_SERVER).protect({ url: () => other, scopes: [] });
+  const base = serverUrl();
+  const clientId = await registerClient(base);
+  const { verifier, challenge } = pkcePair();
+  const redirect = (await authorize({ base, clientId, challenge, credentials, resource: other })) as URL;
+  const tokens = await redeem({ clientId, code: redirect.searchParams.get("code")!, verifier });
+  expect(tokens.status).toBe(200);
+  const answer = await callTool(base, "session-view", tokens.body.access_token as string);
+  expect(answer.status).toBe(401);
+  expect(answer.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
 });
