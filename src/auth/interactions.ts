@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider" with { "resolution-mode": "import" };
-import type { TypedError } from "../core/errors";
+import { ErrorType, TypedError } from "../core/errors";
 import { INTERACTION_PATH } from "./provider-configuration";
 import { renderConsentPage, renderErrorPage, renderSignInPage, type FormField } from "./pages";
 import { paramsFromForm, refilledFields } from "./sign-in-form";
@@ -21,7 +21,7 @@ async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > FORM_LIMIT) throw new Error("The form is too large");
+    if (size > FORM_LIMIT) throw new TypedError({ message: `A sign-in form is at most ${FORM_LIMIT} bytes`, type: ErrorType.CONNECTION_PAYLOAD_TOO_LARGE });
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));

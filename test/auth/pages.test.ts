@@ -71,6 +71,16 @@ test("a submission the action refuses shows its errors on the form, keeps the ad
   expect(html).not.toContain("hunter22");
 });
 
+test("a sign-in form over 64 KiB is refused 413", async () => {
+  const { url, cookie } = await signInPage();
+  const answer = await fetch(`${url}/login`, {
+    method: "POST",
+    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: ada.email, password: "x".repeat(100_000) }),
+  });
+  expect(answer.status).toBe(413);
+});
+
 test("a submission from another site is refused before the action runs", async () => {
   const { url, cookie } = await signInPage();
   const answer = await fetch(`${url}/login`, {
