@@ -36,6 +36,8 @@ export interface ProviderParts {
   /** Whether the account (a Herald session id) still signs someone in. */
   accountAlive(accountId: string): Promise<boolean>;
   errors: { InvalidTarget: new (description?: string) => Error };
+  /** How client ID metadata documents are fetched; oidc-provider's own (https, no private addresses) when absent. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -49,6 +51,7 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
   const scopes = () => [...new Set(resources().flatMap((resource) => resource.scopes))];
   return {
     adapter: (name: string) => storage.adapter(name),
+    ...(parts.fetch ? { fetch: parts.fetch as never } : {}),
     jwks: settings.jwks as Configuration["jwks"],
     cookies: { keys: settings.cookieSecrets, long: { signed: true }, short: { signed: true } },
     routes: ROUTES,
