@@ -1,5 +1,6 @@
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider" with { "resolution-mode": "import" };
 import type { ProtectedResource } from "../core/authorization-server";
+import { safeCompare } from "../core/safe-compare";
 import type { AuthSettings } from "./auth-settings";
 import { renderErrorPage } from "./pages";
 import type { OAuthStorage } from "./storage";
@@ -99,7 +100,7 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       introspection: { enabled: false },
-      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId !== undefined && safeCompare(token.clientId, client.clientId) },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
       resourceIndicators: {

@@ -10,6 +10,8 @@ export class MemoryClientProvider {
   saved: Record<string, unknown> | undefined;
   verifier = "";
   authorizationUrl: URL | undefined;
+  /** Where discovery found the authorization server, checked again when the code comes back. */
+  discovery: unknown;
 
   constructor(readonly clientName: string) {}
 
@@ -53,6 +55,14 @@ export class MemoryClientProvider {
 
   codeVerifier(): string {
     return this.verifier;
+  }
+
+  saveDiscoveryState(state: unknown): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): never {
+    return this.discovery as never;
   }
 }
 
