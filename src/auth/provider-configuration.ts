@@ -68,8 +68,11 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
     // A client that names only loopback or private-scheme redirects is a native app, whose loopback port varies (RFC 8252).
     extraClientMetadata: {
       properties: ["application_type"],
-      validator(_ctx, key, value, metadata) {
-        if (key === "application_type" && value === undefined && nativeRedirects(metadata.redirect_uris)) metadata.application_type = "native";
+      validator(ctx, key, value, metadata) {
+        // The schema has filled in the default ("web") already: what the registration itself said decides.
+        const registered = (ctx as { oidc?: { body?: Record<string, unknown> } } | undefined)?.oidc?.body;
+        if (key !== "application_type" || value === "native" || !registered || registered.application_type !== undefined) return;
+        if (nativeRedirects(metadata.redirect_uris)) metadata.application_type = "native";
       },
     },
     pkce: { required: () => true },

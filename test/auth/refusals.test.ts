@@ -74,6 +74,18 @@ test("a redirect URI the client did not register is refused on an error page, no
   expect(await page.text()).toContain("redirect_uri");
 });
 
+test("a loopback redirect may come back on any port (RFC 8252), but not on another path", async () => {
+  const base = serverUrl();
+  const clientId = await registerClient(base);
+  const otherPort = await authorize({ base, clientId, challenge: pkcePair().challenge, credentials, redirectUri: "http://127.0.0.1:40001/callback" });
+  expect(otherPort).toBeInstanceOf(URL);
+  expect((otherPort as URL).port).toBe("40001");
+  expect((otherPort as URL).searchParams.get("code")).toEqual(expect.any(String));
+  const otherPath = await authorize({ base, clientId, challenge: pkcePair().challenge, credentials, redirectUri: "http://127.0.0.1:53682/elsewhere" });
+  expect(otherPath).toBeInstanceOf(Response);
+  expect((otherPath as Response).status).toBe(400);
+});
+
 test("a token for another resource is not issued: invalid_target", async () => {
   const base = serverUrl();
   const clientId = await registerClient(base);
