@@ -8,10 +8,10 @@ const shared: ProjectConfig = {
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/fixtures/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.json" }],
-    // jose is an ES module only, which Node `require()`s but Jest's module loader cannot: compiled to CommonJS for the tests.
-    "^.+/node_modules/jose/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true, module: "commonjs", target: "es2022" }, isolatedModules: true }],
+    // jose and oidc-provider are ES modules only, which Node `require()`s but Jest's module loader cannot: compiled to CommonJS for the tests.
+    "^.+/node_modules/(jose|oidc-provider)/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true, module: "commonjs", target: "es2022" }, isolatedModules: true }],
   },
-  transformIgnorePatterns: ["/node_modules/(?!jose/)"],
+  transformIgnorePatterns: ["/node_modules/(?!(jose|oidc-provider)/)"],
   moduleNameMapper: {
     "^herald$": "<rootDir>/src/index.ts",
     "^herald/testing$": "<rootDir>/src/testing/index.ts",

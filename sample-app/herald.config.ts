@@ -6,4 +6,6 @@ export default defineConfig({
   middleware: "middleware",
   channels: "channels",
   public: "public",
+  // The built-in OAuth authorization server: MCP clients sign in with session:create's form.
+  oauth: { signIn: "session:create" },
 });

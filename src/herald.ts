@@ -11,6 +11,7 @@ import { RUN_MODE } from "./core/constants";
 import { ChannelsInitializer } from "./channels/channels-initializer";
 import { WebSocketInitializer } from "./transports/websocket/websocket-initializer";
 import { RateLimitInitializer } from "./middleware/rate-limit-initializer";
+import { AuthorizationServerInitializer } from "./auth/auth-initializer";
 
 /**
  * The framework initializers every app gets, one per transport. Transports register here and
@@ -19,6 +20,8 @@ import { RateLimitInitializer } from "./middleware/rate-limit-initializer";
 export const BUILTIN_INITIALIZERS: InitializerClass[] = [
   // First: its constructor registers SessionManager, which the transports' constructors may inject.
   SessionsInitializer,
+  // Next: its constructor registers the authorization server, which the MCP transport looks for; it needs SessionManager.
+  AuthorizationServerInitializer,
   // Early too: its constructor registers ChannelPublisher and the channel services.
   ChannelsInitializer,
   // Early too: its constructor registers the RateLimitStore that rateLimit() middleware inject.

@@ -8,7 +8,11 @@ import { LimitSignInsPerAccount, LimitSignInsPerAddress } from "../middleware/li
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeUser, userOutputs } from "../schemas/user";
 
-/** MCP clients carry no session cookie: the session actions are not MCP tools. */
+/**
+ * MCP clients carry no session cookie: they sign in through the OAuth sign-in page, which runs
+ * session:create, and never call the session actions themselves; session:view, which tells a
+ * signed-in client who it acts for, excepted.
+ */
 const NOT_AN_MCP_TOOL = { tool: false };
 
 @Web({ route: "/session", method: HTTP_METHOD.PUT })
@@ -53,7 +57,6 @@ export class SessionView implements Action {
   // Declared, though none are its own, so that any other error it ends with is logged as a contract breach.
   errors = {};
   middleware = [RequireSignIn];
-  mcp = NOT_AN_MCP_TOOL;
 
   async run(params: ActionParams<SessionView>) {
     return { user: serializeUser(params.currentUser) };

@@ -13,7 +13,8 @@ export function notSignedIn(): TypedError {
 
 /**
  * The connection's session. Only HTTP and WebSocket connections carry one (a cookie names it);
- * the CLI, tasks and MCP have none, so signing in there is refused rather than silently forgotten.
+ * the CLI, tasks and MCP have none (an MCP call with an OAuth token carries the session its
+ * sign-in page filled), so signing in there is refused rather than silently forgotten.
  */
 export function sessionOf(connection: Connection | undefined): ConnectionSession {
   if (!connection?.session) {

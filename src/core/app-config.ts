@@ -15,6 +15,14 @@ export interface AppConfig {
   tests?: string;
   /** Plugin generators and other extensions read by the CLI. */
   plugins?: readonly unknown[];
+  /** Turns on the built-in OAuth 2.1 authorization server (docs/mcp.md, The built-in authorization server). */
+  oauth?: OAuthAppConfig;
+}
+
+/** The built-in authorization server: how an app that owns its users signs them in for MCP clients. */
+export interface OAuthAppConfig {
+  /** The action that signs a user in by populating the connection's session (`session:create`); its inputs make the sign-in page. */
+  signIn: string;
 }
 
 export interface ResolvedAppConfig {
@@ -27,6 +35,7 @@ export interface ResolvedAppConfig {
   services: string;
   tests: string;
   plugins: readonly unknown[];
+  oauth?: OAuthAppConfig;
 }
 
 export const APP_CONFIG_FILES = ["herald.config.ts", "herald.config.js"];
@@ -61,6 +70,7 @@ export function loadAppConfig(appDir: string): ResolvedAppConfig {
     services: join(root, config.services ?? "services"),
     tests: join(root, config.tests ?? "test"),
     plugins: config.plugins ?? [],
+    ...(config.oauth ? { oauth: config.oauth } : {}),
   };
 }
 

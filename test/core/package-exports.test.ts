@@ -35,6 +35,8 @@ const surface = {
       "internal", "zTimestamp", "zIdOrModel", "registerDataSource", "dataSourceFor", "Migrator", "MIGRATOR",
       // sessions
       "SessionStore", "SESSION_STORE_TOKEN", "MemorySessionStore", "Session", "SessionManager", "sessionCookieSecurity",
+      // the built-in authorization server
+      "LOCAL_AUTHORIZATION_SERVER",
       // channels
       "Channel", "ChannelPublisher", "ChannelPresence", "PubSubDriver", "PUBSUB_DRIVER_TOKEN", "InProcessPubSub",
       "PresenceStore", "PRESENCE_STORE_TOKEN", "InProcessPresenceStore",
@@ -55,7 +57,7 @@ const surface = {
       "CallerInput", "AnswerTo", "Answers", "CallerRoot", "FormAnswer", "FormQuestion", "Question", "QuestionKind", "Questions", "RawAnswer",
       "RootsAnswer", "RootsQuestion", "SampleAnswer", "SampleQuestion", "SamplingContent", "SamplingMessage",
       // server, configuration, lifecycle
-      "ServerOptions", "AppConfig", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
+      "ServerOptions", "AppConfig", "OAuthAppConfig", "IssuedAccessToken", "LocalAuthorizationServer", "ProtectedResource", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
       "HealthReport", "ServiceHealth", "ServiceLoad", "HttpMount",
       // schemas and helpers, database
       "CountResult", "PaginateOptions", "PaginatedResult", "PaginationOptions", "PaginationParams", "ColumnKeys",

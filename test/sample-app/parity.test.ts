@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Message } from "../../sample-app/entities/message";
 import { User } from "../../sample-app/entities/user";
 import { hashPassword } from "../../sample-app/lib/passwords";
+import { RequireSignIn } from "../../sample-app/middleware/require-sign-in";
 import { usePostgresSchema } from "./support/postgres";
 import { database, SAMPLE_APP, truncateAll } from "./support/app";
 import { asTask, overCli, overHttp, overMcp, overWebSocket, type Caller, type Outcome, type Transport } from "./support/transports";
@@ -259,7 +260,9 @@ describe("the table", () => {
         allowed(transport) &&
         (transport !== "http" || action.web !== undefined) &&
         (transport !== "task" || action.task !== undefined) &&
-        (transport !== "mcp" || action.mcp?.tool !== false),
+        (transport !== "mcp" || action.mcp?.tool !== false) &&
+        // Over MCP a sign-in is an OAuth grant: test/auth/ covers the sign-in-only tools there.
+        (transport !== "mcp" || !action.middleware?.includes(RequireSignIn)),
     );
   }
 
@@ -276,12 +279,12 @@ describe("the table", () => {
     }
   });
 
-  test("MCP lists as tools exactly the actions that need no session and that MCP may call", async () => {
+  test("MCP lists as tools exactly the actions that MCP may call: session-view needs a sign-in, through OAuth", async () => {
     const client = new Client({ name: "herald-parity", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${serverUrl()}/mcp`)));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(["messages-list", "status", "user-create"]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["messages-list", "session-view", "status", "user-create"]);
     } finally {
       await client.close();
     }

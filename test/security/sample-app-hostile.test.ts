@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import fc from "fast-check";
 import WebSocket from "ws";
 import { z } from "zod";
@@ -32,6 +33,9 @@ useTestServer({
     // Production, because that is where an error body must never carry a stack.
     NODE_ENV: "production",
     SESSION_SECRET: "hostile-session-secret-of-at-least-32-characters",
+    // The sample app runs the built-in authorization server, whose keys production requires.
+    OAUTH_JWKS: JSON.stringify({ keys: [{ ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), alg: "ES256", kid: "hostile" }] }),
+    OAUTH_COOKIE_SECRETS: "hostile-oauth-cookie-secret-of-at-least-32-characters",
     HOST: "127.0.0.1",
     // In-process queues: the worker runs in this process, so its prototypes are the ones checked.
     REDIS_URL: "",

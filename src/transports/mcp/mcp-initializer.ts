@@ -6,7 +6,8 @@ import { RUN_MODE } from "../../core/constants";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { McpCatalog } from "./catalog";
-import { readMcpSettings, type McpSettings } from "./settings";
+import { LOCAL_AUTHORIZATION_SERVER } from "../../core/authorization-server";
+import { localOAuthSettings, readMcpSettings, type McpSettings } from "./settings";
 import type { McpResourceServer } from "./oauth/resource-server";
 import type { StreamableHttpEndpoint } from "./streamable-http";
 
@@ -28,6 +29,12 @@ export class McpInitializer implements Initializer {
     const catalog = new McpCatalog(this.herald.registry.list());
     if (settings.requestStateKey === undefined && this.herald.config.production) {
       this.herald.logger.warn("mcp: MCP_REQUEST_STATE_KEY is unset, so no MCP call can ask its caller for input (connection.ask refuses with 422)");
+    }
+    const { container } = this.herald;
+    if (!settings.oauth && container.isRegistered(LOCAL_AUTHORIZATION_SERVER, true)) {
+      const local = container.resolve(LOCAL_AUTHORIZATION_SERVER);
+      settings.oauth = localOAuthSettings(local);
+      local.protect({ url: () => this.resourceServerFor(catalog, settings)!.resource.href, scopes: catalog.scopes });
     }
     this.herald.httpMounts.push({
       path: settings.path,

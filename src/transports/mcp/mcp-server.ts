@@ -51,6 +51,7 @@ export function connectionFor(ctx: ServerContext, asking: Pick<ConnectionInit, "
     type: CONNECTION_TYPE.mcp,
     ...(caller?.remoteAddress ? { remoteAddress: caller.remoteAddress } : {}),
     ...(caller?.auth ? { auth: caller.auth } : {}),
+    ...(caller?.session ? { session: caller.session } : {}),
     ...headers,
     ...(progressToken !== undefined
       ? {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingHttpHeaders } from "node:http";
-import type { ConnectionAuth } from "../../core/connection";
+import type { ConnectionAuth, ConnectionSession } from "../../core/connection";
 import type { CallerCalls } from "./in-flight-calls";
 
 /**
@@ -14,6 +14,8 @@ export const requestCaller = new AsyncLocalStorage<{
   inFlight: CallerCalls;
   /** The verified access token the request carried, with OAuth configured. */
   auth?: ConnectionAuth;
+  /** The session a token of the built-in authorization server stands for. */
+  session?: ConnectionSession;
   /**
    * Set for a lone tool call that came without a token where an authorization server is
    * configured: the tool call marks it when the action refused the caller as not signed in.

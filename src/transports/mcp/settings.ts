@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readSettings, type HeraldConfig } from "../../core/config";
 import { ErrorType, TypedError } from "../../core/errors";
+import type { LocalAuthorizationServer } from "../../core/authorization-server";
 import { zCommaList } from "../../core/setting-schemas";
 
 const list = zCommaList.optional();
@@ -48,6 +49,18 @@ export interface OAuthSettings {
   issuer: string;
   jwksUrl?: string;
   introspection?: { url: string; clientId: string; clientSecret: string };
+  /** The app's built-in authorization server, whose tokens are checked in process rather than over HTTP. */
+  local?: LocalAuthorizationServer;
+}
+
+/** The built-in authorization server as the issuer, when the app runs one and MCP_AUTH_ISSUER names none. */
+export function localOAuthSettings(local: LocalAuthorizationServer): OAuthSettings {
+  return {
+    get issuer() {
+      return local.issuer;
+    },
+    local,
+  };
 }
 
 export function readMcpSettings(config: HeraldConfig): McpSettings {

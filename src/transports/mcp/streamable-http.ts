@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler, type Server } from "@modelcontextprotocol/server";
 import { toNodeHandler, type NodeMcpRequestHandler } from "@modelcontextprotocol/node";
 import type { CallerAddress } from "../../core/caller-address";
-import { Connection, type ConnectionAuth } from "../../core/connection";
+import { Connection, type ConnectionAuth, type ConnectionSession } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { errorBody, toTypedError } from "../../core/error-body";
 import type { Logger } from "../../core/logger";
@@ -103,11 +103,13 @@ export class StreamableHttpEndpoint {
     const listened = listenedResources(request.body);
     if (listened?.length && !(await this.openListen(listened, request, response, remoteAddress, auth))) return;
     const signInFor = this.resourceServer && !auth ? signInCandidate(request.body) : undefined;
+    const session = (request as { auth?: AuthInfo }).auth?.extra?.session as ConnectionSession | undefined;
     const context = {
       remoteAddress,
       headers: request.headers,
       inFlight: this.inFlight.forCaller(caller),
       ...(auth ? { auth } : {}),
+      ...(session ? { session } : {}),
       ...(signInFor ? { signIn: { needed: false, tool: signInFor } } : {}),
     };
     const serve = signInFor ? this.serveChallengeable : this.serve;

@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { injectable } from "tsyringe";
+import { LOCAL_AUTHORIZATION_SERVER } from "../core/authorization-server";
+import { RUN_MODE } from "../core/constants";
+import { ErrorType, TypedError } from "../core/errors";
+import type { Initializer } from "../core/initializer";
+import { HeraldServer } from "../core/server";
+import { SessionManager } from "../sessions/session-manager";
+import { readAuthSettings } from "./auth-settings";
+import { AuthorizationServer } from "./authorization-server";
+import { handleInteraction } from "./interactions";
+import { MemoryOAuthStorage } from "./memory-storage";
+import { INTERACTION_PATH } from "./provider-configuration";
+import { RedisOAuthStorage } from "./redis-storage";
+import { signInFields } from "./sign-in-form";
+
+/**
+ * Mounts the built-in authorization server when the app's config names its sign-in action
+ * (`oauth: { signIn }`): oidc-provider's endpoints under `/oauth` and its metadata at the site
+ * root, the sign-in and consent pages under `/interaction`. It registers itself in its
+ * constructor, so that the MCP transport finds it when it initializes.
+ */
+@injectable()
+export class AuthorizationServerInitializer implements Initializer {
+  readonly name = "oauth";
+  readonly runModes = [RUN_MODE.server];
+  /** After sessions, before the transports. */
+  readonly priority = 200;
+  readonly server: AuthorizationServer | undefined;
+
+  constructor(private readonly herald: HeraldServer) {
+    const { app, config, container, logger } = herald;
+    if (!app.oauth || herald.runMode !== RUN_MODE.server) return;
+    const settings = readAuthSettings(config, logger);
+    const storage = config.redisUrl ? new RedisOAuthStorage(config.redisUrl, settings.redisPrefix, logger) : new MemoryOAuthStorage();
+    this.server = new AuthorizationServer(herald, settings, storage, app.oauth.signIn, () => container.resolve(SessionManager));
+    container.register(LOCAL_AUTHORIZATION_SERVER, { useValue: this.server });
+  }
+
+  async initialize(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    const signIn = this.herald.registry.get(this.herald.app.oauth!.signIn);
+    if (!signIn) {
+      throw new TypedError({ message: `oauth.signIn names the action "${this.herald.app.oauth!.signIn}", which the app does not have`, type: ErrorType.CONFIG_ERROR });
+    }
+    const fields = signInFields(signIn.action.inputs);
+    let callback: ReturnType<ReturnType<typeof server.provider>["callback"]> | undefined;
+    const serveProvider = (request: IncomingMessage, response: ServerResponse) => (callback ??= server.provider().callback())(request, response);
+    const mounts = this.herald.httpMounts;
+    // oidc-provider reads its own bodies and answers CORS per client: no body parser, no origin check in front of it.
+    mounts.push({ path: "/oauth", checksOrigin: true, handler: serveProvider });
+    mounts.push({ path: "/.well-known/oauth-authorization-server", handler: serveProvider });
+    mounts.push({ path: "/.well-known/openid-configuration", handler: serveProvider });
+    mounts.push({
+      path: INTERACTION_PATH,
+      handler: (request, response) => handleInteraction({ provider: () => server.provider(), fields, signIn: (params, req) => server.signIn(params, req) }, request, response),
+    });
+    if (server.storage instanceof RedisOAuthStorage) {
+      // Not fatal: the connection keeps retrying; meanwhile the endpoints answer 503.
+      await server.storage.connect().catch((error: unknown) => this.herald.logger.warn({ err: error }, "oauth: Redis is not reachable yet"));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.storage.close();
+  }
+}
