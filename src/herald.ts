@@ -12,6 +12,7 @@ import { ChannelsInitializer } from "./channels/channels-initializer";
 import { WebSocketInitializer } from "./transports/websocket/websocket-initializer";
 import { RateLimitInitializer } from "./middleware/rate-limit-initializer";
 import { AuthorizationServerInitializer } from "./auth/auth-initializer";
+import { CliSocketInitializer } from "./transports/cli/cli-socket-initializer";
 
 /**
  * The framework initializers every app gets, one per transport. Transports register here and
@@ -32,6 +33,7 @@ export const BUILTIN_INITIALIZERS: InitializerClass[] = [
   OpenApiInitializer,
   McpInitializer,
   WebSocketInitializer,
+  CliSocketInitializer,
 ];
 
 /** Actions every app serves, such as `status`. */

@@ -9,6 +9,7 @@ import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { declareActionFlags } from "./action-flags";
 import { flagsFromInputs } from "./flags";
+import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall } from "./running-server";
 import { terminalInput } from "./terminal-input";
 
 export interface CommandOutput {
@@ -65,6 +66,27 @@ export async function printResult(
   return ExitCode.success;
 }
 
+/**
+ * Runs the call on the app's server when one runs on the embedded database (see
+ * CliSocketInitializer), which this process could not open beside it; undefined when this
+ * process is to run it. `--verbose` says on stderr which it was.
+ */
+async function runOnRunningServer(server: HeraldServer, call: ForwardedCall, output: CommandOutput, verbose: boolean): Promise<ExitCode | undefined> {
+  const say = (text: string) => verbose && process.stderr.write(`${text}\n`);
+  if (!takesActionCommands(server.config)) {
+    say(`${call.action}: run by this process`);
+    return undefined;
+  }
+  const path = cliSocketPath(server.app.root);
+  const ran = await forwardToRunningServer(path, call, (text) => output.write(text));
+  if (!ran) {
+    say(`${call.action}: run by this process (no server of this app takes action commands at ${path})`);
+    return undefined;
+  }
+  say(`${call.action}: run by the app's running server (process ${ran.pid}), through ${path}`);
+  return ran.code;
+}
+
 export function registerActionCommand(
   program: Argv,
   registered: RegisteredAction,
@@ -79,6 +101,9 @@ export function registerActionCommand(
     async (argv) => {
       const params: Record<string, unknown> = Object.create(null);
       for (const field of Object.keys(flags)) if (argv[field] !== undefined) params[field] = argv[field];
+      const pretty = Boolean(process.stdout.isTTY);
+      const forwarded = await runOnRunningServer(server, { action: registered.name, params, pretty }, output, argv.verbose === true);
+      if (forwarded !== undefined) return output.exit(forwarded);
       let code: ExitCode = ExitCode.error;
       try {
         await server.start();
@@ -90,7 +115,7 @@ export function registerActionCommand(
           ...(terminal ? {} : { cannotAsk: "over cli without a terminal" }),
         });
         const result = await server.runAction(registered.name, params, connection);
-        code = await printResult(output, server, result, { pretty: Boolean(process.stdout.isTTY) });
+        code = await printResult(output, server, result, { pretty });
       } finally {
         await server.stop().catch((error: unknown) => server.logger.error({ err: error }, "stop failed"));
       }

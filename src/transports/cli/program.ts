@@ -63,6 +63,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
     .usage("Usage: $0 <command> [options]")
     .parserConfiguration({ "camel-case-expansion": false })
     .option("q", { alias: "quiet", type: "boolean", describe: "Suppress logs: stdout is only the JSON result", global: true })
+    .option("verbose", { type: "boolean", describe: "Say on stderr whether an action ran in this process or on the app's running server", global: true })
     .strict()
     .command("$0", false, {}, () => {
       program.showHelp((help) => output.write(`${help}\n`));

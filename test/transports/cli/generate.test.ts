@@ -154,7 +154,7 @@ const generated: GenerationRow[] = [
 async function flagsOf(command: string[]): Promise<string[]> {
   const help = await herald([...command, "--help"], { cwd: appDir });
   const flags = [...help.stdout.matchAll(/^\s+(?:-\w, )?--(?:\[no-\])?([a-z][a-z-]*)/gm)].map((match) => match[1]!);
-  return [...new Set(flags)].filter((flag) => !["help", "version", "quiet"].includes(flag)).sort();
+  return [...new Set(flags)].filter((flag) => !["help", "version", "quiet", "verbose"].includes(flag)).sort();
 }
 
 const flagged = (args: string[], flag: string) => args.includes(`--${flag}`) || args.includes(`--no-${flag}`);

@@ -1,0 +1,86 @@
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { dirname } from "node:path";
+import { createInterface } from "node:readline";
+import { injectable } from "tsyringe";
+import { Connection } from "../../core/connection";
+import { CONNECTION_TYPE, ExitCode, RUN_MODE } from "../../core/constants";
+import type { Initializer } from "../../core/initializer";
+import { HeraldServer } from "../../core/server";
+import { printResult } from "./action-command";
+import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall, type ForwardedReply } from "./running-server";
+
+/**
+ * In development, a server on the embedded database (no DATABASE_URL) takes the app's action
+ * commands on a Unix socket, so that `herald <action>` works beside it: the embedded database
+ * serves one process, and the CLI would otherwise be refused it. The call runs here, on a CLI
+ * connection, and the CLI prints what it would have printed, with the same exit code.
+ */
+@injectable()
+export class CliSocketInitializer implements Initializer {
+  readonly name = "cli-socket";
+  readonly runModes = [RUN_MODE.server];
+  /** After the app's initializers: a call forwarded here finds the app started. */
+  readonly priority = 10_000;
+  private listener: Server | undefined;
+  private path: string | undefined;
+
+  constructor(private readonly server: HeraldServer) {}
+
+  async start(): Promise<void> {
+    const { config, app } = this.server;
+    if (!takesActionCommands(config)) return;
+    const path = cliSocketPath(app.root);
+    // A socket another running server answers on stays its own; one left behind by a crash is removed.
+    const running = await forwardToRunningServer(path, { action: "", params: {}, pretty: false }, () => undefined).catch(() => undefined);
+    if (running) return;
+    rmSync(path, { force: true });
+    mkdirSync(dirname(path), { recursive: true });
+    const listener = createServer((socket) => void this.serve(socket));
+    await new Promise<void>((resolve, reject) => {
+      listener.once("error", reject);
+      listener.listen(path, () => resolve());
+    });
+    // Only the app's own user may run its actions through it.
+    chmodSync(path, 0o600);
+    listener.on("error", (error) => this.server.logger.warn({ err: error }, "cli-socket: the socket failed"));
+    this.listener = listener;
+    this.path = path;
+    this.server.logger.debug({ path }, "cli-socket: taking action commands");
+  }
+
+  async stop(): Promise<void> {
+    const listener = this.listener;
+    if (!listener) return;
+    this.listener = undefined;
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+    if (this.path) rmSync(this.path, { force: true });
+  }
+
+  private async serve(socket: Socket): Promise<void> {
+    socket.on("error", () => undefined);
+    const send = (reply: ForwardedReply) => socket.write(`${JSON.stringify(reply)}\n`);
+    const lines = createInterface({ input: socket });
+    lines.on("error", () => undefined);
+    const line = await new Promise<string | undefined>((resolve) => {
+      lines.once("line", resolve);
+      lines.once("close", () => resolve(undefined));
+    });
+    lines.close();
+    let code: ExitCode = ExitCode.error;
+    try {
+      const call = line ? (JSON.parse(line) as ForwardedCall) : undefined;
+      // An empty action is a probe: is a server answering here?
+      if (call?.action) {
+        const connection = new Connection({ type: CONNECTION_TYPE.cli, cannotAsk: "over cli run by the running server" });
+        const result = await this.server.runAction(call.action, call.params ?? {}, connection);
+        const output = { write: (text: string) => send({ write: text }), exit: () => undefined };
+        code = await printResult(output, this.server, result, { pretty: call.pretty === true });
+      } else code = ExitCode.success;
+    } catch (error) {
+      this.server.logger.error({ err: error }, "cli-socket: a forwarded call failed");
+    }
+    send({ exit: code, pid: process.pid });
+    socket.end();
+  }
+}

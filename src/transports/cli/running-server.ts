@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { HeraldConfig } from "../../core/config";
+import type { ExitCode } from "../../core/constants";
+
+/**
+ * Whether a server with this configuration takes the CLI's action commands, and the CLI sends
+ * them: in development (not in production, nor under NODE_ENV=test, whose servers boot beside
+ * each other's CLI runs), on the embedded database (no DATABASE_URL).
+ */
+export function takesActionCommands(config: HeraldConfig): boolean {
+  return config.env === "development" && config.databaseUrl === undefined;
+}
+
+/** A path for a Unix socket must fit in sockaddr_un (108 bytes on Linux, 104 on macOS). */
+const SOCKET_PATH_BYTES = 100;
+
+/**
+ * Where a server of the app at `appRoot` takes the action commands of the CLI: in the app's
+ * `.herald/`, or in the temporary folder, named by a hash of the app's path, when that is too long.
+ */
+export function cliSocketPath(appRoot: string): string {
+  const inApp = join(appRoot, ".herald", "cli.sock");
+  if (Buffer.byteLength(inApp) <= SOCKET_PATH_BYTES) return inApp;
+  return join(tmpdir(), `herald-cli-${createHash("sha256").update(appRoot).digest("hex").slice(0, 16)}.sock`);
+}
+
+/** One action command, as the CLI sends it to a running server. */
+export interface ForwardedCall {
+  action: string;
+  params: Record<string, unknown>;
+  pretty: boolean;
+}
+
+/** What the server sends back, a JSON document a line: text the CLI would have printed, then its exit code. */
+export type ForwardedReply = { write: string } | { exit: ExitCode; pid: number };
+
+/**
+ * Runs the call on the app's running server, if one takes action commands at `socketPath`:
+ * resolves with what it printed and its exit code, or undefined when no server answers (none
+ * runs, or one left its socket behind), and the CLI then runs the call itself.
+ */
+export function forwardToRunningServer(
+  socketPath: string,
+  call: ForwardedCall,
+  write: (text: string) => void,
+): Promise<{ code: ExitCode; pid: number } | undefined> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    let connected = false;
+    let outcome: { code: ExitCode; pid: number } | undefined;
+    socket.once("connect", () => {
+      connected = true;
+      socket.end(`${JSON.stringify(call)}\n`);
+    });
+    const lines = createInterface({ input: socket });
+    // The socket's own error listener below decides; readline would otherwise throw it again.
+    lines.on("error", () => undefined);
+    lines.on("line", (line) => {
+      const reply = JSON.parse(line) as ForwardedReply;
+      if ("write" in reply) write(reply.write);
+      else outcome = { code: reply.exit, pid: reply.pid };
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => {
+      if (!connected) resolve(undefined);
+      else reject(error);
+    });
+    socket.once("close", () => {
+      if (!connected) return;
+      if (outcome) resolve(outcome);
+      else reject(new Error("The running server closed the connection before the call ended"));
+    });
+  });
+}
