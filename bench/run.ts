@@ -14,9 +14,10 @@ import { clientScenario } from "./scenarios/client";
 import { httpScenario } from "./scenarios/http";
 import { memoryScenario } from "./scenarios/memory";
 import { tasksScenario } from "./scenarios/tasks";
+import { startScenario } from "./scenarios/start";
 import { websocketScenario } from "./scenarios/websocket";
 
-const SCENARIOS: Scenario[] = [httpScenario, websocketScenario, tasksScenario, bootScenario, cliScenario, memoryScenario, clientScenario];
+const SCENARIOS: Scenario[] = [httpScenario, websocketScenario, tasksScenario, bootScenario, startScenario, cliScenario, memoryScenario, clientScenario];
 
 /** Past this, the scenarios not yet started are skipped: the whole run stays under 10 minutes. */
 const BUDGET_SECONDS = { full: 540, smoke: 240 };

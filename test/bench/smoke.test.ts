@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { BenchReport } from "../../bench/lib/results";
 
 const REPO_ROOT = join(__dirname, "../..");
-const SCENARIOS = ["http", "websocket", "tasks", "boot", "cli", "memory", "client"];
+const SCENARIOS = ["http", "websocket", "tasks", "boot", "start", "cli", "memory", "client"];
 
 interface Run {
   code: number;
@@ -54,6 +54,7 @@ describe("the benchmark harness, in smoke mode", () => {
       websocket: ["herald", "ws"],
       tasks: ["herald", "bee-queue"],
       boot: ["boot-10"],
+      start: ["warm"],
       cli: ["help", "status", "node"],
       memory: ["herald", "ws"],
       client: ["generate", "build", "tsc-client", "tsc-baseline"],
