@@ -1,5 +1,6 @@
-import { cpSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { freePort, runToExit, ServerProcess } from "../lib/processes";
 import { check, emptyResult, type Column } from "../lib/results";
 import { rowsOf, type Subject } from "../lib/rounds";
@@ -45,6 +46,41 @@ async function timeNpmStart(dir: string, label: string): Promise<number> {
   }
 }
 
+async function statusUptime(port: number): Promise<number | undefined> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/status`, { signal: AbortSignal.timeout(2000) });
+    return response.status === 200 ? ((await response.json()) as { uptime: number }).uptime : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `herald dev` in `dir`: once it serves, an action file of the sample app changes, timed until
+ * the server started again for it answers (its uptime starts over).
+ */
+async function timeDevReload(dir: string, label: string): Promise<number> {
+  const port = await freePort();
+  const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", NODE_ENV: "development" };
+  const dev = new ServerProcess({ label, command: join(dir, "node_modules/.bin/node"), args: ["dist/cli-entry.js", "dev"], cwd: dir, env });
+  try {
+    await dev.waitForHttp(`http://127.0.0.1:${port}/api/status`, 120_000);
+    let last = (await statusUptime(port)) ?? 0;
+    const started = performance.now();
+    appendFileSync(join(dir, "sample-app/actions/messages.ts"), `\n// changed at ${Date.now()}\n`);
+    for (;;) {
+      // The old server's uptime only grows; the first answer with a smaller one is the new server's.
+      const uptime = await statusUptime(port);
+      if (uptime !== undefined && uptime < last) return performance.now() - started;
+      if (uptime !== undefined) last = uptime;
+      if (performance.now() - started > 120_000) throw new Error("herald dev did not serve the change within 120 s");
+      await sleep(10);
+    }
+  } finally {
+    await dev.stop();
+  }
+}
+
 /**
  * The sample app as a new user starts it: `npm start` in a fresh checkout (a full build, and the
  * embedded database created and migrated), then again with nothing changed (the incremental
@@ -57,12 +93,14 @@ export const startScenario: Scenario = {
     const rounds = settings.boot.rounds;
     const result = emptyResult(this.id, this.title, { rounds });
     const dir = join(scratchDir, "checkout");
-    const subjects: Subject[] = mode === "smoke" ? [{ subject: "warm", label: "nothing changed" }] : [{ subject: "first", label: "first start" }, { subject: "warm", label: "nothing changed" }];
+    const reload: Subject = { subject: "reload", label: "herald dev, an action changed" };
+    const starts: Subject[] = mode === "smoke" ? [{ subject: "warm", label: "nothing changed" }] : [{ subject: "first", label: "first start" }, { subject: "warm", label: "nothing changed" }];
+    const subjects = [...starts, reload];
     const samples = new Map<string, { ms: number }[]>(subjects.map((subject) => [subject.subject, []]));
     for (let round = 0; round < rounds; round++) {
       copyCheckout(dir, mode === "smoke");
       for (const subject of subjects) {
-        const ms = await timeNpmStart(dir, subject.label);
+        const ms = subject === reload ? await timeDevReload(dir, subject.label) : await timeNpmStart(dir, subject.label);
         samples.get(subject.subject)!.push({ ms });
         log(`  round ${round + 1}/${rounds} ${subject.label}: ms=${ms.toFixed(0)}`);
       }
@@ -70,9 +108,12 @@ export const startScenario: Scenario = {
     result.columns = COLUMNS;
     result.rows = rowsOf(subjects, samples, COLUMNS);
     const warm = result.rows.find((row) => row.subject === "warm");
-    if (warm) result.checks = [check("npm start, nothing changed", warm.values.ms!, "ms", 5000)];
+    const reloaded = result.rows.find((row) => row.subject === "reload");
+    if (warm && reloaded) {
+      result.checks = [check("npm start, nothing changed", warm.values.ms!, "ms", 5000), check("herald dev, reload after a change", reloaded.values.ms!, "ms", 1500)];
+    }
     result.notes.push(
-      "the sample app on the embedded database: from `npm run build` (npm start's prestart) to the first 200 from /api/status of the server its start command runs; `first` in a fresh copy of the checkout (a full build, the database created and migrated), `warm` right after it",
+      "the sample app on the embedded database: from `npm run build` (npm start's prestart) to the first 200 from /api/status of the server its start command runs; `first` in a fresh copy of the checkout (a full build, the database created and migrated), `warm` right after it; `reload`: under `herald dev`, from changing an action file to the first answer of the server started again",
     );
     return result;
   },

@@ -54,7 +54,7 @@ describe("the benchmark harness, in smoke mode", () => {
       websocket: ["herald", "ws"],
       tasks: ["herald", "bee-queue"],
       boot: ["boot-10"],
-      start: ["warm"],
+      start: ["warm", "reload"],
       cli: ["help", "status", "node"],
       memory: ["herald", "ws"],
       client: ["generate", "build", "tsc-client", "tsc-baseline"],

@@ -43,6 +43,7 @@ function packageJson(name: string, heraldSpec: string): string {
     private: true,
     scripts: {
       start: "herald start",
+      dev: "herald dev",
       // ts-jest only transpiles: without this, a misspelt param would pass the tests.
       pretest: "tsc --noEmit",
       test: "jest",

@@ -8,6 +8,7 @@ import { guardUnhandledRejections } from "../../core/process-guards";
 import type { CommandOutput } from "./action-command";
 import { describeActions } from "./actions-command";
 import { registerConsoleCommand } from "./console-command";
+import { registerDevCommand } from "./dev-command";
 import { loadCliServer, noAppError, recordCompiledModules, serveCliMcp, startCliServer } from "./cli-app";
 import { registerGenerateCommand, registerNewCommand } from "./scaffold-commands";
 import { installSignalHandlers } from "./signals";
@@ -17,7 +18,7 @@ import { registerMigrateCommand } from "./migrate-command";
 const packageVersion: string = require("../../../package.json").version;
 
 /** The framework's own commands (and aliases); any other first word is an action name. */
-const FRAMEWORK_COMMANDS = ["start", "actions", "build", "console", "mcp", "tasks", "migrate", "generate", "g", "new", "help"];
+const FRAMEWORK_COMMANDS = ["start", "dev", "actions", "build", "console", "mcp", "tasks", "migrate", "generate", "g", "new", "help"];
 
 export interface ProgramOptions {
   /** The application root; found from the working directory when absent. */
@@ -110,6 +111,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
     await serveCliMcp(appOption);
     output.exit(ExitCode.success);
   });
+  registerDevCommand(program, appDir, output);
   registerConsoleCommand(program, appOption, quiet, output);
   registerTasksCommand(program, appOption, quiet, output);
   registerMigrateCommand(program, appOption, quiet, output);
