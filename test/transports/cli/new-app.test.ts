@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "herald/testing";
 import { herald } from "../../support/cli";
 import type { CliRun } from "../../support/cli";
-import { childEnv, listFiles, makeScratchDir, REPO_ROOT, removeScratchDir, run } from "./support";
+import { listFiles, makeScratchDir, npmStart, removeScratchDir, REPO_ROOT, run } from "./support";
 import { defaultHeraldSpec } from "../../../src/transports/cli/new-app";
 
 let scratch: string;
@@ -134,33 +132,13 @@ test("it type-checks", async () => {
 }, 240_000);
 
 test("npm start serves it", async () => {
-  const server = spawn("npm", ["start"], {
-    cwd: appDir,
-    env: childEnv({ PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: "development" }),
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
-  let output = "";
-  server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const { url, stop } = await npmStart(appDir);
   try {
-    let url: string | undefined;
-    await waitFor(
-      () => {
-        const started = output.split("\n").find((line) => line.includes('"server started"'));
-        url = started ? (JSON.parse(started) as { url: string }).url : undefined;
-        return url !== undefined;
-      },
-      { timeout: 90_000, interval: 100 },
-    );
     const response = await fetch(`${url}/api/hello?who=Ada`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ greeting: "Hello, Ada!" });
   } finally {
-    // npm runs herald in a child shell: stop the whole process group this test started.
-    process.kill(-server.pid!, "SIGTERM");
-    await exited;
+    await stop();
   }
 }, 120_000);
 

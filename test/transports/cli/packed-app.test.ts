@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { waitFor } from "herald/testing";
 import { herald } from "../../support/cli";
-import { childEnv, REPO_ROOT, run } from "./support";
+import { npmStart, REPO_ROOT, run } from "./support";
 
 /**
  * A new user's app on Herald's packed tarball, outside the repository, as the README's "Your own
@@ -46,32 +44,12 @@ test("its own tests pass with npm test", async () => {
 }, 300_000);
 
 test("npm start serves it", async () => {
-  const server = spawn("npm", ["start"], {
-    cwd: appDir,
-    env: childEnv({ PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: "development" }),
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
-  let output = "";
-  server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const { url, stop } = await npmStart(appDir);
   try {
-    let url: string | undefined;
-    await waitFor(
-      () => {
-        const started = output.split("\n").find((line) => line.includes('"server started"'));
-        url = started ? (JSON.parse(started) as { url: string }).url : undefined;
-        return url !== undefined;
-      },
-      { timeout: 90_000, interval: 100 },
-    );
     const response = await fetch(`${url}/api/hello?who=Ada`);
     expect(await response.json()).toEqual({ greeting: "Hello, Ada!" });
     expect((await (await fetch(`${url}/api/status`)).json()).name).toBe("shop");
   } finally {
-    // npm does not pass a signal on to the server it started: the whole process group is stopped.
-    process.kill(-server.pid!, "SIGTERM");
-    await exited;
+    await stop();
   }
 }, 120_000);

@@ -1,7 +1,8 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { waitFor } from "herald/testing";
 import repoJestConfig from "../../../jest.config";
 
 export const REPO_ROOT = join(__dirname, "../../..");
@@ -118,4 +119,41 @@ export interface JestReport {
   numFailedTests: number;
   numTotalTestSuites: number;
   testResults: { name: string; status: string; message: string }[];
+}
+
+/**
+ * `npm start` in an app folder (development, JSON logs, a free port), resolved once its "server
+ * started" line names the URL. `stop` ends the whole process group: npm runs the server in a
+ * child shell and does not pass a signal on to it.
+ */
+export async function npmStart(appDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const server = spawn("npm", ["start"], {
+    cwd: appDir,
+    env: childEnv({ PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: "development" }),
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  const stop = async () => {
+    process.kill(-server.pid!, "SIGTERM");
+    await exited;
+  };
+  let output = "";
+  server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  let url: string | undefined;
+  try {
+    await waitFor(
+      () => {
+        const started = output.split("\n").find((line) => line.includes('"server started"'));
+        url = started ? (JSON.parse(started) as { url: string }).url : undefined;
+        return url !== undefined;
+      },
+      { timeout: 90_000, interval: 100 },
+    );
+  } catch (error) {
+    await stop();
+    throw new Error(`npm start did not serve: ${(error as Error).message}\n${output}`);
+  }
+  return { url: url!, stop };
 }
