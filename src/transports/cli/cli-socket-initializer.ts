@@ -7,7 +7,6 @@ import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE, ExitCode, RUN_MODE } from "../../core/constants";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
-import { printResult } from "./action-command";
 import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall, type ForwardedReply } from "./running-server";
 
 /**
@@ -23,7 +22,6 @@ export class CliSocketInitializer implements Initializer {
   /** After the app's initializers: a call forwarded here finds the app started. */
   readonly priority = 10_000;
   private listener: Server | undefined;
-  private path: string | undefined;
 
   constructor(private readonly server: HeraldServer) {}
 
@@ -45,7 +43,6 @@ export class CliSocketInitializer implements Initializer {
     chmodSync(path, 0o600);
     listener.on("error", (error) => this.server.logger.warn({ err: error }, "cli-socket: the socket failed"));
     this.listener = listener;
-    this.path = path;
     this.server.logger.debug({ path }, "cli-socket: taking action commands");
   }
 
@@ -54,7 +51,7 @@ export class CliSocketInitializer implements Initializer {
     if (!listener) return;
     this.listener = undefined;
     await new Promise<void>((resolve) => listener.close(() => resolve()));
-    if (this.path) rmSync(this.path, { force: true });
+    rmSync(cliSocketPath(this.server.app.root), { force: true });
   }
 
   private async serve(socket: Socket): Promise<void> {
@@ -74,6 +71,8 @@ export class CliSocketInitializer implements Initializer {
       if (call?.action) {
         const connection = new Connection({ type: CONNECTION_TYPE.cli, cannotAsk: "over cli run by the running server" });
         const result = await this.server.runAction(call.action, call.params ?? {}, connection);
+        // Deferred, as the CLI defers it: a server that never takes a command need not load the printing and its flags.
+        const { printResult } = require("./action-command") as typeof import("./action-command");
         const output = { write: (text: string) => send({ write: text }), exit: () => undefined };
         code = await printResult(output, this.server, result, { pretty: call.pretty === true });
       } else code = ExitCode.success;
