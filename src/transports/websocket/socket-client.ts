@@ -112,7 +112,8 @@ export class SocketClient {
   }
 
   private receive(data: RawData): void {
-    if (this.closed) return;
+    // Once either side has begun to close, no answer can be sent: what arrives is not even read.
+    if (this.socket.readyState !== WebSocket.OPEN) return;
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     const limited = !this.bucket.take();
     if (bytes.length > this.context.settings.maxMessageSize) {

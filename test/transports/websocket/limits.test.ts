@@ -104,9 +104,9 @@ describe("ping and pong", () => {
 });
 
 describe("a client that does not read", () => {
-  const logs = useServerWith({ WS_MAX_BUFFERED: "256kb", LOG_LEVEL: "warn" });
+  const logs = useServerWith({ WS_MAX_BUFFERED: "256kb", LOG_LEVEL: "info" });
 
-  test("is closed with 1008 once its send buffer passes WS_MAX_BUFFERED", async () => {
+  test("is closed with 1008 once its send buffer passes WS_MAX_BUFFERED, and what it sends after that is not run", async () => {
     let tcp!: Socket;
     const socket = await TestSocket.open(wsUrl(), {
       createConnection: (options: any) => (tcp = connect(options.port, options.host)),
@@ -121,7 +121,16 @@ describe("a client that does not read", () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(slowReaderClosed()).toBe(true);
+    // Sent after the server's close frame, which the client has not read: no answer can reach it,
+    // so the server must not run them either.
+    for (let late = 0; late < 5; late += 1) socket.send({ messageType: "action", messageId: `late-${late}`, action: "ws:echo", params: { text: `late-${late}` } });
     tcp.resume();
+    // The client answers the close frame after its messages, so the server has read them all by now.
     expect((await socket.closed).code).toBe(WS_CLOSE_CODE.slowReader);
+    const other = await TestSocket.open();
+    expect((await other.action("ws:echo", { text: "after" })).response.text).toBe("after");
+    await other.close();
+    await waitFor(() => logs.some((line) => line.params?.text === "after"));
+    expect(logs.filter((line) => String(line.params?.text).startsWith("late-"))).toEqual([]);
   });
 });
