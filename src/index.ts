@@ -112,6 +112,7 @@ export { zIdOrModel } from "./schema/id-or-model";
 export type { IdOrModelOptions } from "./schema/id-or-model";
 export { registerDataSource, dataSourceFor } from "./schema/data-sources";
 export { Migrator, MIGRATOR } from "./core/migrator";
+export { keepAcrossReload, reclaimKept } from "./core/kept-across-reloads";
 export type { MigrationStatus } from "./core/migrator";
 
 // Sessions

@@ -57,7 +57,7 @@ async function statusUptime(port: number): Promise<number | undefined> {
 
 /**
  * `herald dev` in `dir`: once it serves, an action file of the sample app changes, timed until
- * the server started again for it answers (its uptime starts over).
+ * the server reloaded for it answers (its uptime starts over).
  */
 async function timeDevReload(dir: string, label: string): Promise<number> {
   const port = await freePort();
@@ -113,7 +113,7 @@ export const startScenario: Scenario = {
       result.checks = [check("npm start, nothing changed", warm.values.ms!, "ms", 5000), check("herald dev, reload after a change", reloaded.values.ms!, "ms", 1500)];
     }
     result.notes.push(
-      "the sample app on the embedded database: from `npm run build` (npm start's prestart) to the first 200 from /api/status of the server its start command runs; `first` in a fresh copy of the checkout (a full build, the database created and migrated), `warm` right after it; `reload`: under `herald dev`, from changing an action file to the first answer of the server started again",
+      "the sample app on the embedded database: from `npm run build` (npm start's prestart) to the first 200 from /api/status of the server its start command runs; `first` in a fresh copy of the checkout (a full build, the database created and migrated), `warm` right after it; `reload`: under `herald dev`, from changing an action file to the first answer of the reloaded server",
     );
     return result;
   },

@@ -1,7 +1,17 @@
 import { DataSource } from "typeorm";
 import { join } from "node:path";
 import { z } from "zod";
-import { HeraldServer, injectable, MIGRATOR, readConcurrentCallLimits, readSettings, registerDataSource, type Initializer } from "herald";
+import {
+  HeraldServer,
+  injectable,
+  keepAcrossReload,
+  MIGRATOR,
+  readConcurrentCallLimits,
+  readSettings,
+  reclaimKept,
+  registerDataSource,
+  type Initializer,
+} from "herald";
 import { TypeOrmMigrator } from "../db/migrator";
 
 /** `boot` applies pending migrations when the app starts; `manual` leaves it to `herald migrate run`. */
@@ -25,6 +35,8 @@ export class DatabaseInitializer implements Initializer {
   private readonly target: DatabaseTarget;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   private readonly migrateAtBoot: boolean;
+  /** The embedded database this boot opened or took over, while it holds it. */
+  private embedded: EmbeddedDatabase | undefined;
 
   constructor(private readonly server: HeraldServer) {
     this.target = databaseTarget(server.config, server.app.root);
@@ -69,6 +81,12 @@ export class DatabaseInitializer implements Initializer {
 
   async stop(): Promise<void> {
     let failure: unknown;
+    const embedded = this.embedded;
+    this.embedded = undefined;
+    // Under herald dev's reload, the embedded database stays open (and its directory locked) for the changed code.
+    if (embedded && this.target.kind === "pglite" && keepAcrossReload(embeddedKey(this.target.dataDir), embedded, closeEmbedded)) {
+      this.cleanups.splice(this.cleanups.indexOf(embedded.close), 1);
+    }
     for (const cleanup of this.cleanups.splice(0).reverse()) {
       try {
         await cleanup();
@@ -80,15 +98,48 @@ export class DatabaseInitializer implements Initializer {
   }
 
   private async connect(): Promise<void> {
-    if (this.target.kind === "pglite") {
-      if (!isInMemory(this.target)) this.cleanups.push(lockDirectory(this.target.dataDir));
-      // typeorm-pglite's options are per process: point them at this directory again.
-      pgliteDriver(this.target.dataDir);
+    if (this.target.kind === "postgres") {
+      await this.dataSource.initialize();
+      this.cleanups.push(() => this.dataSource.destroy());
+      this.server.logger.info({ database: "PostgreSQL" }, "database connected");
+      return;
     }
-    await this.dataSource.initialize();
-    this.cleanups.push(() => this.dataSource.destroy());
-    const where = this.target.kind === "postgres" ? "PostgreSQL" : `PGlite in ${this.target.dataDir}`;
-    this.server.logger.info({ database: where }, "database connected");
+    const { dataDir } = this.target;
+    // What the boot before a herald dev reload left open: its database, still locked for this process.
+    const kept = reclaimKept<EmbeddedDatabase>(embeddedKey(dataDir));
+    const unlock = kept?.unlock ?? (isInMemory(this.target) ? () => undefined : lockDirectory(dataDir));
+    // typeorm-pglite's options are per process: point them at this directory again.
+    pgliteDriver(dataDir);
+    try {
+      await this.dataSource.initialize();
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+    // typeorm-pglite keeps one PGlite per process, which this DataSource's destroy closes.
+    const embedded: EmbeddedDatabase = { dataSource: this.dataSource, unlock, close: () => closeEmbedded(embedded) };
+    this.embedded = embedded;
+    this.cleanups.push(embedded.close);
+    this.server.logger.info({ database: `PGlite in ${dataDir}`, keptAcrossReload: Boolean(kept) }, "database connected");
+  }
+}
+
+/** An open embedded database: the DataSource that opened it and the lock on its directory. */
+interface EmbeddedDatabase {
+  dataSource: DataSource;
+  unlock: () => void;
+  close: () => Promise<void>;
+}
+
+function embeddedKey(dataDir: string): string {
+  return `sample-app:pglite:${dataDir}`;
+}
+
+async function closeEmbedded(embedded: EmbeddedDatabase): Promise<void> {
+  try {
+    if (embedded.dataSource.isInitialized) await embedded.dataSource.destroy();
+  } finally {
+    embedded.unlock();
   }
 }
 

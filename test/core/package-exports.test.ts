@@ -29,7 +29,7 @@ const surface = {
       "rateLimit", "Connection", "InputRequiredError", "isInputRequired", "McpContent", "mcpContent", "Service", "globLoader", "rootContainer", "inject", "injectable", "singleton",
       // server, configuration, lifecycle
       "createHerald", "startHerald", "HeraldServer", "defineConfig", "HeraldConfig", "loadConfig", "readSettings",
-      "readConcurrentCallLimits", "Logger", "HealthRegistry", "WS_CLOSE_CODE",
+      "readConcurrentCallLimits", "Logger", "HealthRegistry", "WS_CLOSE_CODE", "keepAcrossReload", "reclaimKept",
       // schemas and helpers, database
       "safeCompare", "secret", "isSecret", "zBooleanFromString", "paginationInputs", "paginationOutputs", "paginate", "zodFromEntity",
       "internal", "zTimestamp", "zIdOrModel", "registerDataSource", "dataSourceFor", "Migrator", "MIGRATOR",

@@ -25,8 +25,8 @@ interface Call {
   via?: "cli";
 }
 
-function runEmbedded(calls: Call[], concurrent: Call[] = []): any {
-  const child = spawnSync(process.execPath, nodeArgs({ calls, concurrent }), { cwd: ROOT, env: childEnv, encoding: "utf8", timeout: HOOK_TIMEOUT });
+function runEmbedded(calls: Call[], concurrent: Call[] = [], options: { afterReload?: Call[]; dataDir?: string } = {}): any {
+  const child = spawnSync(process.execPath, nodeArgs({ calls, concurrent, ...options }), { cwd: ROOT, env: childEnv, encoding: "utf8", timeout: HOOK_TIMEOUT });
   const line = child.stdout.split("\n").find((text) => text.startsWith("RESULT "));
   if (!line) throw new Error(`The embedded app printed no result (exit ${child.status}):\n${child.stderr}`);
   return JSON.parse(line.slice("RESULT ".length));
@@ -111,5 +111,22 @@ describe("the sample app on embedded PGlite (no DATABASE_URL)", () => {
       expect(existsSync(`${dataDir}.lock`)).toBe(false);
     },
     3 * HOOK_TIMEOUT,
+  );
+
+  test(
+    "a reload in place, as herald dev does on a change, keeps the database open for the new code",
+    () => {
+      // In memory, the data lives only as long as the database is open.
+      const run = runEmbedded(
+        [{ action: "user:create", params: { name: "Kept", email: "kept@example.com", password: "correct horse" } }],
+        [],
+        { dataDir: "memory://", afterReload: [{ action: "session:create", params: { email: "kept@example.com", password: "correct horse" } }] },
+      );
+      expect(run.failure).toBeUndefined();
+      expect(run.results[0]).toMatchObject({ status: 200 });
+      expect(run.reloadResults[0]).toMatchObject({ status: 200, response: { user: { email: "kept@example.com" } } });
+      expect(run.health.services.database).toMatchObject({ healthy: true });
+    },
+    HOOK_TIMEOUT,
   );
 });

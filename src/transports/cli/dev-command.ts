@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, watch, type FSWatcher } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { setPriority } from "node:os";
+import { basename, join, relative, sep } from "node:path";
 import type { Argv } from "yargs";
 import { ExitCode } from "../../core/constants";
 import type { CommandOutput } from "./action-command";
 import { noAppError } from "./cli-app";
+import type { DevMessage } from "./dev-reloads";
 
 /** Folders of an app whose changes are not its code: its data, caches, dependencies and builds. */
 const IGNORED = new Set([".herald", ".data", "node_modules", "dist", ".git", "coverage"]);
@@ -20,12 +22,23 @@ export function reloadsFor(file: string): boolean {
   return CODE_FILE.test(file);
 }
 
+/**
+ * Whether a change needs a new process rather than a reload in place: the app's config and the
+ * files that decide how its modules load are read once per process.
+ */
+export function restartsFor(file: string): boolean {
+  return /^herald\.config\.[cm]?[jt]s$/.test(file) || file === "package.json" || /^tsconfig(\..+)?\.json$/.test(basename(file));
+}
+
 const CLI_ENTRY = join(__dirname, "../../cli-entry.js");
+/** The type check yields the processor to the server booting beside it. */
+const CHECKER_NICENESS = 10;
 
 /**
- * `herald dev`: `herald start` in a child process, started again whenever a code file of the app
- * changes (its actions, middleware, channels, initializers, services, config), and, when the app
- * has a tsconfig.json, `tsc --noEmit` run after each change: its errors are printed, and the
+ * `herald dev`: `herald start` in a child process, which reloads the app in place whenever a code
+ * file of the app changes (its actions, middleware, channels, initializers, services), keeping
+ * open what the app keeps across reloads; a change to its config starts a new process. When the
+ * app has a tsconfig.json, `tsc --noEmit` runs after each reload: its errors are printed, and the
  * app is served anyway (SWC compiles it without checking types).
  */
 class DevSupervisor {
@@ -60,8 +73,15 @@ class DevSupervisor {
   }
 
   private spawnServer(): void {
-    this.child = spawn(process.execPath, [...process.execArgv, CLI_ENTRY, "start"], { cwd: this.appDir, stdio: "inherit", env: process.env });
+    this.child = spawn(process.execPath, [...process.execArgv, CLI_ENTRY, "start", "--dev-reloads"], {
+      cwd: this.appDir,
+      stdio: ["inherit", "inherit", "inherit", "ipc"],
+      env: process.env,
+    });
     const child = this.child;
+    child.on("message", (message: DevMessage) => {
+      if (message?.type === "reloaded" || message?.type === "reload-failed") this.checkTypes();
+    });
     child.once("exit", (code, signal) => {
       if (this.child === child && !this.stopping && !this.restarting) {
         this.say(`herald dev: the server exited (${signal ?? code}); it starts again on the next change`);
@@ -83,8 +103,14 @@ class DevSupervisor {
   private async reload(file: string): Promise<void> {
     if (this.stopping) return;
     await this.restarting;
-    this.restarting = (async () => {
+    const child = this.child;
+    if (child?.connected && !restartsFor(file)) {
       this.say(`herald dev: ${file} changed, reloading`);
+      child.send({ type: "reload", file } satisfies DevMessage);
+      return;
+    }
+    this.restarting = (async () => {
+      this.say(`herald dev: ${file} changed, starting the server again`);
       await this.stopServer();
       if (!this.stopping) this.spawnServer();
     })();
@@ -105,6 +131,11 @@ class DevSupervisor {
     }
     const checker = spawn(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", this.appDir], { cwd: this.appDir, stdio: ["ignore", "pipe", "ignore"] });
     this.checker = checker;
+    try {
+      if (checker.pid !== undefined) setPriority(checker.pid, CHECKER_NICENESS);
+    } catch {
+      // Where priorities cannot be set, the check runs at the server's.
+    }
     let report = "";
     checker.stdout!.on("data", (chunk: Buffer) => (report += chunk.toString()));
     checker.once("exit", (code) => {

@@ -73,9 +73,24 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
     .command(
       "start",
       "Boot the application and serve every transport",
-      (command) => command.option("workers-only", { type: "boolean", describe: "Run task workers only, no web server" }),
+      (command) =>
+        command
+          .option("workers-only", { type: "boolean", describe: "Run task workers only, no web server" })
+          // How herald dev runs the server: it reloads the app's code in place when told to.
+          .option("dev-reloads", { type: "boolean", hidden: true }),
       async (args) => {
-        const server = await startCliServer({ ...appOption, workersOnly: Boolean(args["workers-only"]) });
+        const start = () => startCliServer({ ...appOption, workersOnly: Boolean(args["workers-only"]) });
+        if (args["dev-reloads"] && appDir) {
+          const { serveWithReloads } = require("./dev-reloads") as typeof import("./dev-reloads");
+          let guarded = false;
+          return serveWithReloads(appDir, async () => {
+            const server = await start();
+            if (!guarded) guardUnhandledRejections(server.logger);
+            guarded = true;
+            return server;
+          });
+        }
+        const server = await start();
         guardUnhandledRejections(server.logger);
         installSignalHandlers(server);
       },
