@@ -4,15 +4,27 @@ import { LOCAL_AUTHORIZATION_SERVER } from "../core/authorization-server";
 import { RUN_MODE } from "../core/constants";
 import { ErrorType, TypedError } from "../core/errors";
 import type { Initializer } from "../core/initializer";
+import { keepAcrossReload, reclaimKept } from "../core/kept-across-reloads";
 import { HeraldServer } from "../core/server";
 import { SessionManager } from "../sessions/session-manager";
-import { readAuthSettings } from "./auth-settings";
+import { readAuthSettings, type GeneratedAuthKeys } from "./auth-settings";
 import { AuthorizationServer } from "./authorization-server";
 import { handleInteraction } from "./interactions";
 import { MemoryOAuthStorage } from "./memory-storage";
 import { INTERACTION_PATH } from "./provider-configuration";
 import { RedisOAuthStorage } from "./redis-storage";
 import { signInFields } from "./sign-in-form";
+
+/**
+ * What a `herald dev` reload keeps, so that the tokens and clients issued before it stay valid:
+ * the keys made for the process, and the in-process storage of grants and clients.
+ */
+interface KeptAuthorization {
+  generated: GeneratedAuthKeys;
+  storage: MemoryOAuthStorage | undefined;
+}
+
+const KEPT_AUTHORIZATION = "herald:oauth";
 
 /**
  * Mounts the built-in authorization server when the app's config names its sign-in action
@@ -27,12 +39,15 @@ export class AuthorizationServerInitializer implements Initializer {
   /** After sessions, before the transports. */
   readonly priority = 200;
   readonly server: AuthorizationServer | undefined;
+  private generated: GeneratedAuthKeys = {};
 
   constructor(private readonly herald: HeraldServer) {
     const { app, config, container, logger } = herald;
     if (!app.oauth || herald.runMode !== RUN_MODE.server) return;
-    const settings = readAuthSettings(config, logger);
-    const storage = config.redisUrl ? new RedisOAuthStorage(config.redisUrl, settings.redisPrefix, logger) : new MemoryOAuthStorage();
+    const kept = reclaimKept<KeptAuthorization>(KEPT_AUTHORIZATION);
+    const settings = readAuthSettings(config, logger, kept?.generated);
+    this.generated = settings.generated;
+    const storage = config.redisUrl ? new RedisOAuthStorage(config.redisUrl, settings.redisPrefix, logger) : (kept?.storage ?? new MemoryOAuthStorage());
     this.server = new AuthorizationServer(herald, settings, storage, app.oauth.signIn, () => container.resolve(SessionManager));
     container.register(LOCAL_AUTHORIZATION_SERVER, { useValue: this.server });
   }
@@ -63,6 +78,14 @@ export class AuthorizationServerInitializer implements Initializer {
   }
 
   async stop(): Promise<void> {
-    await this.server?.storage.close();
+    const storage = this.server?.storage;
+    if (!storage) return;
+    const memory = storage instanceof MemoryOAuthStorage ? storage : undefined;
+    const kept: KeptAuthorization = { generated: this.generated, storage: memory };
+    if ((memory || kept.generated.jwks || kept.generated.cookieSecrets) && keepAcrossReload(KEPT_AUTHORIZATION, kept, (value) => value.storage?.close())) {
+      if (!memory) await storage.close();
+      return;
+    }
+    await storage.close();
   }
 }

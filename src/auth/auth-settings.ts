@@ -19,9 +19,18 @@ const schema = z.object({
   PUBLIC_URL: z.url().optional(),
 });
 
+type Jwks = { keys: Record<string, unknown>[] };
+
+/** The keys and secrets made for this process because the environment set none. */
+export interface GeneratedAuthKeys {
+  jwks?: Jwks;
+  cookieSecrets?: string[];
+}
+
 export interface AuthSettings {
-  jwks: { keys: Record<string, unknown>[] };
+  jwks: Jwks;
   cookieSecrets: string[];
+  generated: GeneratedAuthKeys;
   redisPrefix: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
@@ -32,7 +41,7 @@ function configError(message: string, key: string): TypedError {
   return new TypedError({ message, type: ErrorType.CONFIG_ERROR, key });
 }
 
-function parseJwks(text: string): { keys: Record<string, unknown>[] } {
+function parseJwks(text: string): Jwks {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -46,7 +55,7 @@ function parseJwks(text: string): { keys: Record<string, unknown>[] } {
   return { keys: keys as Record<string, unknown>[] };
 }
 
-function generatedKeys(): { keys: Record<string, unknown>[] } {
+function generatedKeys(): Jwks {
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const jwk = privateKey.export({ format: "jwk" });
   return { keys: [{ ...jwk, alg: "ES256", use: "sig", kid: randomBytes(8).toString("hex") }] };
@@ -56,8 +65,10 @@ function generatedKeys(): { keys: Record<string, unknown>[] } {
  * The authorization server's settings. In production its signing keys and cookie secrets are
  * required: the boot stops without them. Elsewhere each process makes its own, with a warning,
  * so its tokens and sign-in pages are worthless to any other process and after a restart.
+ * `kept` is what a boot before a `herald dev` reload made, already warned of: what it signed stays
+ * valid after the reload.
  */
-export function readAuthSettings(config: HeraldConfig, logger?: Logger): AuthSettings {
+export function readAuthSettings(config: HeraldConfig, logger?: Logger, kept: GeneratedAuthKeys = {}): AuthSettings {
   const env = readSettings(schema, config);
   if (env.OAUTH_COOKIE_SECRETS?.some((secret) => secret.length < MIN_COOKIE_SECRET)) {
     throw configError(`Invalid environment variable OAUTH_COOKIE_SECRETS: each secret must be at least ${MIN_COOKIE_SECRET} characters long`, "OAUTH_COOKIE_SECRETS");
@@ -69,13 +80,18 @@ export function readAuthSettings(config: HeraldConfig, logger?: Logger): AuthSet
     }
   }
   const missing = [...(env.OAUTH_JWKS ? [] : ["OAUTH_JWKS"]), ...(env.OAUTH_COOKIE_SECRETS?.length ? [] : ["OAUTH_COOKIE_SECRETS"])];
-  if (missing.length) {
+  const generated: GeneratedAuthKeys = {
+    ...(env.OAUTH_JWKS ? {} : { jwks: kept.jwks ?? generatedKeys() }),
+    ...(env.OAUTH_COOKIE_SECRETS?.length ? {} : { cookieSecrets: kept.cookieSecrets ?? [randomBytes(32).toString("hex")] }),
+  };
+  if (missing.length && !(kept.jwks || kept.cookieSecrets)) {
     const log = config.env === "test" ? logger?.debug : logger?.warn;
     log?.call(logger, `${missing.join(" and ")} not set: the authorization server uses keys made for this process, valid only on it and until it exits`);
   }
   return {
-    jwks: env.OAUTH_JWKS ? parseJwks(env.OAUTH_JWKS) : generatedKeys(),
-    cookieSecrets: env.OAUTH_COOKIE_SECRETS?.length ? env.OAUTH_COOKIE_SECRETS : [randomBytes(32).toString("hex")],
+    jwks: env.OAUTH_JWKS ? parseJwks(env.OAUTH_JWKS) : generated.jwks!,
+    cookieSecrets: env.OAUTH_COOKIE_SECRETS?.length ? env.OAUTH_COOKIE_SECRETS : generated.cookieSecrets!,
+    generated,
     redisPrefix: env.OAUTH_REDIS_PREFIX ?? `${config.name}:oauth:`,
     accessTokenTtl: env.OAUTH_ACCESS_TOKEN_TTL,
     refreshTokenTtl: env.OAUTH_REFRESH_TOKEN_TTL,

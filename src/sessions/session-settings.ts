@@ -29,6 +29,8 @@ export interface SessionSettings {
   secure: boolean;
   /** Where sessions live in Redis: `<NAME>:session:` unless SESSION_REDIS_PREFIX says otherwise. */
   redisPrefix: string;
+  /** Whether `secret` was made for this process, since cookies are served and none is set. */
+  generated: boolean;
 }
 
 /**
@@ -36,10 +38,12 @@ export interface SessionSettings {
  * SESSION_SECRET is required in production, and elsewhere a random secret is made for this
  * process, so cookies do not outlive it, and a warning says so. A process that serves no cookie
  * (the CLI, the task workers, MCP over stdio) signs none: it takes a random secret silently.
+ * `keptSecret` is the random secret a boot before a `herald dev` reload made, already warned of:
+ * cookies signed before the reload stay valid after it.
  */
-export function readSessionSettings(config: HeraldConfig, logger?: Logger, servesCookies = true): SessionSettings {
+export function readSessionSettings(config: HeraldConfig, logger?: Logger, servesCookies = true, keptSecret?: string): SessionSettings {
   const env = readSettings(sessionEnvironment, config);
-  let secret = env.SESSION_SECRET;
+  const secret = env.SESSION_SECRET;
   // Checked here rather than in the schema, whose error would carry the rejected value.
   if (secret !== undefined && secret.length < MIN_SECRET_LENGTH) {
     throw new TypedError({
@@ -48,22 +52,30 @@ export function readSessionSettings(config: HeraldConfig, logger?: Logger, serve
       key: "SESSION_SECRET",
     });
   }
-  if (secret === undefined && !servesCookies) secret = randomBytes(32).toString("hex");
-  if (secret === undefined) {
-    if (config.production) {
-      throw new TypedError({
-        message: `Invalid environment variable SESSION_SECRET: required in production (at least ${MIN_SECRET_LENGTH} characters) to sign session cookies`,
-        type: ErrorType.CONFIG_ERROR,
-        key: "SESSION_SECRET",
-      });
-    }
-    secret = randomBytes(32).toString("hex");
+  if (secret !== undefined) return { ...settingsFrom(env, config, secret), generated: false };
+  if (!servesCookies) return { ...settingsFrom(env, config, randomSecret()), generated: false };
+  if (config.production) {
+    throw new TypedError({
+      message: `Invalid environment variable SESSION_SECRET: required in production (at least ${MIN_SECRET_LENGTH} characters) to sign session cookies`,
+      type: ErrorType.CONFIG_ERROR,
+      key: "SESSION_SECRET",
+    });
+  }
+  if (keptSecret === undefined) {
     const log = config.env === "test" ? logger?.debug : logger?.warn;
     log?.call(
       logger,
       "SESSION_SECRET is not set: session cookies are signed with a random secret, so they are valid only until this process exits and only on it",
     );
   }
+  return { ...settingsFrom(env, config, keptSecret ?? randomSecret()), generated: true };
+}
+
+function randomSecret(): string {
+  return randomBytes(32).toString("hex");
+}
+
+function settingsFrom(env: z.infer<typeof sessionEnvironment>, config: HeraldConfig, secret: string): Omit<SessionSettings, "generated"> {
   return {
     secret,
     ttlMs: env.SESSION_TTL,

@@ -1,12 +1,23 @@
 import { injectable } from "tsyringe";
 import { RUN_MODE } from "../core/constants";
 import type { Initializer } from "../core/initializer";
+import { keepAcrossReload, reclaimKept } from "../core/kept-across-reloads";
 import { HeraldServer } from "../core/server";
 import { MemorySessionStore } from "./memory-store";
 import { RedisSessionStore } from "./redis-store";
 import { SessionManager } from "./session-manager";
 import { readSessionSettings } from "./session-settings";
 import { SESSION_STORE_TOKEN, SessionStore } from "./session-store";
+
+/** What a `herald dev` reload keeps, so that a signed-in browser stays signed in across it. */
+interface KeptSessions {
+  /** The random secret made when SESSION_SECRET is not set, its warning already given. */
+  secret: string | undefined;
+  /** The in-process store this server made, with the sessions it holds. */
+  store: MemorySessionStore | undefined;
+}
+
+const KEPT_SESSIONS = "herald:sessions";
 
 /**
  * Sets up sessions: a Redis store when REDIS_URL is set, else an in-process one (unless a test or
@@ -21,6 +32,7 @@ export class SessionsInitializer implements Initializer {
   readonly store: SessionStore;
   readonly manager: SessionManager;
   private readonly ownsStore: boolean;
+  private readonly generatedSecret: string | undefined;
 
   /**
    * Registers the store and the manager at construction, before the app's classes are resolved,
@@ -29,12 +41,14 @@ export class SessionsInitializer implements Initializer {
   constructor(private readonly server: HeraldServer) {
     const { config, container, logger } = server;
     // Only the server run mode serves HTTP and WebSocket, the transports whose cookies carry sessions.
-    const settings = readSessionSettings(config, logger, server.runMode === RUN_MODE.server);
+    const kept = reclaimKept<KeptSessions>(KEPT_SESSIONS);
+    const settings = readSessionSettings(config, logger, server.runMode === RUN_MODE.server, kept?.secret);
+    this.generatedSecret = settings.generated ? settings.secret : undefined;
     this.ownsStore = !container.isRegistered(SESSION_STORE_TOKEN, true);
     if (this.ownsStore) {
       this.store = config.redisUrl
         ? new RedisSessionStore({ url: config.redisUrl, prefix: settings.redisPrefix, logger })
-        : new MemorySessionStore();
+        : (kept?.store ?? new MemorySessionStore());
       container.register(SESSION_STORE_TOKEN, { useValue: this.store });
     } else {
       this.store = container.resolve(SESSION_STORE_TOKEN);
@@ -63,6 +77,12 @@ export class SessionsInitializer implements Initializer {
   }
 
   async stop(): Promise<void> {
+    const memoryStore = this.ownsStore && this.store instanceof MemorySessionStore ? this.store : undefined;
+    const kept: KeptSessions = { secret: this.generatedSecret, store: memoryStore };
+    if ((kept.secret || kept.store) && keepAcrossReload(KEPT_SESSIONS, kept, (value) => value.store?.close())) {
+      if (this.ownsStore && !memoryStore) await this.store.close();
+      return;
+    }
     if (this.ownsStore) await this.store.close();
   }
 }

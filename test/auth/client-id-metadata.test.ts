@@ -21,7 +21,7 @@ beforeAll(async () => {
   provider = new Provider(
     base,
     providerConfiguration({
-      settings: { jwks: { keys: [{ ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), alg: "ES256", kid: "k" }] }, cookieSecrets: ["a-cookie-secret-of-at-least-32-characters"], redisPrefix: "", accessTokenTtl: 60, refreshTokenTtl: 600 },
+      settings: { jwks: { keys: [{ ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), alg: "ES256", kid: "k" }] }, cookieSecrets: ["a-cookie-secret-of-at-least-32-characters"], generated: {}, redisPrefix: "", accessTokenTtl: 60, refreshTokenTtl: 600 },
       storage: new MemoryOAuthStorage(),
       resources: () => [{ url: () => `${base}/mcp`, scopes: [] }],
       accountAlive: async () => true,

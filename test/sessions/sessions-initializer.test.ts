@@ -6,6 +6,7 @@ import { TEST_REDIS_URL, useTestRedis } from "../support/redis";
 import { jsonLogs } from "../support/json-logs";
 import { RedisSessionStore } from "../../src/sessions/redis-store";
 import { SessionsInitializer } from "../../src/sessions/sessions-initializer";
+import { reclaimKept, reloadKeeping } from "../../src/core/kept-across-reloads";
 
 const appDir = join(__dirname, "fixtures/app");
 const secret = "a-test-secret-of-at-least-32-characters";
@@ -197,6 +198,37 @@ describe("settings", () => {
     await call(one, browser, "account:login", { name: "ada" });
     expect(await call(one, browser, "account:whoami")).toMatchObject({ response: { user: "ada" } });
     expect(await call(two, browser, "account:whoami")).toMatchObject({ status: 401, change: { kind: "clear" } });
+  });
+
+  test("a herald dev reload keeps the random secret and the in-process sessions: a signed-in browser stays signed in, unwarned", async () => {
+    const { lines, stream } = jsonLogs();
+    const env = { NODE_ENV: "development", SESSION_SECRET: undefined, LOG_FORMAT: "json" };
+    const before = await createServer(env, { logDestination: stream }).start();
+    const browser = new CookieJar();
+    await call(before, browser, "account:login", { name: "ada" });
+    const store = sessionsOf(before).store;
+
+    const after = await reloadKeeping(() => before.stop(), () => createServer(env, { logDestination: stream }).start(), (error) => {
+      throw error;
+    });
+    expect(sessionsOf(after).store).toBe(store);
+    expect((store as MemorySessionStore).size).toBe(1);
+    expect(await call(after, browser, "account:whoami")).toMatchObject({ response: { user: "ada" } });
+    expect(lines.filter((line) => line.msg.startsWith("SESSION_SECRET is not set"))).toHaveLength(1);
+
+    // Its last stop, outside a reload, closes the store as always.
+    await after.stop();
+    expect((store as MemorySessionStore).size).toBe(0);
+    expect(reclaimKept("herald:sessions")).toBeUndefined();
+  });
+
+  test("with SESSION_SECRET and Redis nothing needs keeping: a reload keeps nothing", async () => {
+    const before = await createServer({ REDIS_URL: TEST_REDIS_URL, SESSION_REDIS_PREFIX: `${prefix}reload:` }).start();
+    const after = await reloadKeeping(() => before.stop(), () => createServer({ REDIS_URL: TEST_REDIS_URL, SESSION_REDIS_PREFIX: `${prefix}reload:` }).start(), (error) => {
+      throw error;
+    });
+    expect(sessionsOf(after).store).toBeInstanceOf(RedisSessionStore);
+    expect(sessionsOf(after).store).not.toBe(sessionsOf(before).store);
   });
 });
 
