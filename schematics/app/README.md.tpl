@@ -6,7 +6,7 @@ line, background tasks and MCP. Herald's guides are the `docs/` folder of its re
 ```sh
 npm install
 npm start                         # http://127.0.0.1:8080/api/hello?who=Ada
-npm run dev                       # the same, served again on each change to the code
+npm run dev                       # the same, reloaded in place on each change to the code
 npm test
 npx herald actions                # every action, with its routes and queues
 npx herald hello:say --who Ada    # run an action from the command line
