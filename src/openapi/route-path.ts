@@ -1,3 +1,5 @@
+import { parse, type Token } from "path-to-regexp";
+
 /** One OpenAPI path an action answers on, relative to the API prefix. */
 export interface RoutePath {
   /** An OpenAPI path template such as `/user/{id}`. */
@@ -16,48 +18,48 @@ export interface RouteParam {
 /** The result of documenting a route: its paths, or why it cannot be written as one. */
 export type RouteDocumentation = { paths: RoutePath[] } | { unlisted: string };
 
-const PARAMETER = /([:*])([A-Za-z_$][\w$]*)/g;
-
 /**
- * Turns a route into OpenAPI path templates. A string route uses Express 5 syntax: `:id` and
- * `*path` become `{id}` and `{path}`, and each optional `{…}` group yields a path with and one
- * without it (fullest first). A RegExp route is documented when it is anchored (`^…$`) and made
- * of literal text and named groups, such as `/^\/files\/(?<name>[\w.-]+)$/`; any other RegExp
- * cannot be written as an OpenAPI path and is listed with the reason instead.
+ * Turns a route into OpenAPI path templates. A string route is read as Express 5's router reads
+ * it (path-to-regexp): `:id` and `*path` become `{id}` and `{path}`, and each optional `{…}` group
+ * yields a path with and one without it (fullest first). A RegExp route is documented when it is
+ * anchored (`^…$`) and made of literal text and named groups, such as
+ * `/^\/files\/(?<name>[\w.-]+)$/`; any other RegExp cannot be written as an OpenAPI path and is
+ * listed with the reason instead.
  */
 export function documentRoute(route: string | RegExp): RouteDocumentation {
   if (route instanceof RegExp) return regexpRoute(route);
-  return { paths: expandOptionalGroups(route).map(stringRoute) };
-}
-
-function stringRoute(route: string): RoutePath {
-  const params: RouteParam[] = [];
-  const template = route.replace(PARAMETER, (_match, marker: string, name: string) => {
-    params.push(marker === "*" ? { name, wildcard: true } : { name });
-    return `{${name}}`;
-  });
-  return { template: template.startsWith("/") ? template : `/${template}`, params };
-}
-
-function expandOptionalGroups(route: string): string[] {
-  const open = route.indexOf("{");
-  const close = open === -1 ? -1 : matchingBrace(route, open);
-  if (close === -1) return [route];
-  const before = route.slice(0, open);
-  const rest = expandOptionalGroups(route.slice(close + 1));
-  const withGroup = expandOptionalGroups(route.slice(open + 1, close)).flatMap((inner) =>
-    rest.map((tail) => before + inner + tail),
-  );
-  return [...withGroup, ...rest.map((tail) => before + tail)];
-}
-
-function matchingBrace(route: string, open: number): number {
-  let depth = 0;
-  for (let index = open; index < route.length; index++) {
-    if (route[index] === "{") depth++;
-    else if (route[index] === "}" && --depth === 0) return index;
+  let tokens: Token[];
+  try {
+    tokens = parse(route).tokens;
+  } catch (error) {
+    return { unlisted: `${route}: ${(error as Error).message}` };
   }
-  return -1;
+  return {
+    paths: alternatives(tokens).map(({ template, params }) => ({ template: template.startsWith("/") ? template : `/${template}`, params })),
+  };
+}
+
+/**
+ * Every path the tokens match, as a template and its params: with each optional group and
+ * without it, the fullest first (the first group varies slowest).
+ */
+function alternatives(tokens: readonly Token[]): RoutePath[] {
+  const index = tokens.findIndex((token) => token.type === "group");
+  if (index === -1) return [tokens.map((token) => pieceOf(token as Exclude<Token, { type: "group" }>)).reduce(joined, { template: "", params: [] })];
+  const [before] = alternatives(tokens.slice(0, index));
+  const group = tokens[index] as Extract<Token, { type: "group" }>;
+  const rest = alternatives(tokens.slice(index + 1));
+  const withGroup = alternatives(group.tokens).flatMap((part) => rest.map((tail) => joined(joined(before!, part), tail)));
+  return [...withGroup, ...rest.map((tail) => joined(before!, tail))];
+}
+
+function pieceOf(token: Exclude<Token, { type: "group" }>): RoutePath {
+  if (token.type === "text") return { template: token.value, params: [] };
+  return { template: `{${token.name}}`, params: [token.type === "wildcard" ? { name: token.name, wildcard: true } : { name: token.name }] };
+}
+
+function joined(head: RoutePath, tail: RoutePath): RoutePath {
+  return { template: head.template + tail.template, params: [...head.params, ...tail.params] };
 }
 
 const LITERAL = /[A-Za-z0-9/_~-]/;
