@@ -8,6 +8,27 @@ import {
 } from "tsyringe";
 
 export { rootContainer };
+
+/**
+ * Forgets classes whose modules `herald dev` dropped to reload them: tsyringe keeps each
+ * decorated class (its constructor's param types) in a map of its own, and each service's
+ * registration in the root container, for the life of the process, so without this every
+ * reload's classes, and the modules they close over, would stay in memory. Those maps are
+ * tsyringe's internals: where a version keeps them elsewhere, nothing is forgotten.
+ */
+export function forgetClasses(classes: ReadonlySet<unknown>): void {
+  let typeInfo: Map<unknown, unknown> | undefined;
+  try {
+    ({ typeInfo } = require("tsyringe/dist/cjs/dependency-container") as { typeInfo?: Map<unknown, unknown> });
+  } catch {
+    typeInfo = undefined;
+  }
+  const registrations = (rootContainer as unknown as { _registry?: { _registryMap?: unknown } })._registry?._registryMap;
+  for (const type of classes) {
+    if (typeInfo instanceof Map) typeInfo.delete(type);
+    if (registrations instanceof Map) registrations.delete(type);
+  }
+}
 export type { DependencyContainer, InjectionToken };
 
 /** A provider that replaces a service in one server's container, before that server boots. */

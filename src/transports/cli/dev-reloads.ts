@@ -1,5 +1,6 @@
 import { sep } from "node:path";
 import { ExitCode } from "../../core/constants";
+import { forgetClasses } from "../../core/container";
 import { reloadKeeping, releaseKept } from "../../core/kept-across-reloads";
 import type { HeraldServer } from "../../core/server";
 
@@ -76,12 +77,28 @@ export async function serveWithReloads(appRoot: string, boot: () => Promise<Hera
   process.on("disconnect", () => stop("disconnect"));
 }
 
-/** Drops the app's own modules from the require cache, so that the next boot loads them afresh. */
+/**
+ * Drops the app's own modules from the require cache, so that the next boot loads them afresh,
+ * and from wherever else the process would keep them: the modules that required them (Herald's
+ * loader) list them as children, and the dependency-injection container keeps the classes they
+ * export.
+ */
 function forgetAppModules(appRoot: string): void {
   const prefix = appRoot.endsWith(sep) ? appRoot : `${appRoot}${sep}`;
-  for (const file of Object.keys(require.cache)) {
-    if (file.startsWith(prefix) && !file.slice(prefix.length).split(sep).includes("node_modules")) delete require.cache[file];
+  const dropped = new Set<NodeJS.Module>();
+  const classes = new Set<unknown>();
+  for (const [file, module] of Object.entries(require.cache)) {
+    if (!module || !file.startsWith(prefix) || file.slice(prefix.length).split(sep).includes("node_modules")) continue;
+    dropped.add(module);
+    const exported: unknown = module.exports;
+    if (typeof exported === "function") classes.add(exported);
+    else if (exported && typeof exported === "object") for (const value of Object.values(exported)) if (typeof value === "function") classes.add(value);
+    delete require.cache[file];
   }
+  for (const module of [...Object.values(require.cache), require.main]) {
+    if (module?.children.some((child) => dropped.has(child))) module.children = module.children.filter((child) => !dropped.has(child));
+  }
+  forgetClasses(classes);
 }
 
 function describe(error: unknown): string {

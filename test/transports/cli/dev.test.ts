@@ -136,6 +136,27 @@ test("changed code that does not boot is reported; the next save that boots is s
   expect(fixed.kept).toMatchObject({ id: before.kept.id, opened: before.kept.opened, closed: before.kept.closed });
 }, 90_000);
 
+test("what a reload replaced is released: the old code's classes are not kept in memory", async () => {
+  // Each version records a weak reference to its class when it loads; the answer, after a full
+  // collection, counts those still alive. (A WeakRef read keeps its target alive until the end
+  // of that turn, so none is read before the collection.)
+  const counted = (version: number) =>
+    writeFileSync(
+      join(appDir, "actions", "probe.ts"),
+      `import { Action, HTTP_METHOD, Web } from "herald";\nimport { setFlagsFromString } from "node:v8";\nimport { runInNewContext } from "node:vm";\n\n` +
+        `setFlagsFromString("--expose-gc");\nconst collectGarbage = runInNewContext("gc") as () => void;\n\n` +
+        `@Action({ name: "dev:probe" })\n@Web({ route: "/probe", method: HTTP_METHOD.GET })\nexport class DevProbe {\n  async run() {\n    collectGarbage();\n` +
+        `    const alive = ((globalThis as any).devProbeClasses as WeakRef<object>[]).filter((ref) => ref.deref()).length;\n` +
+        `    return { version: ${version}, pid: process.pid, kept: (globalThis as any).devKept, alive };\n  }\n}\n\n` +
+        `((globalThis as any).devProbeClasses ??= []).push(new WeakRef(DevProbe));\n`,
+    );
+  for (const version of [10, 11, 12]) {
+    counted(version);
+    await served(version);
+  }
+  expect(((await probe()) as Served & { alive: number }).alive).toBe(1);
+}, 90_000);
+
 test("a change to the app's config starts a new process", async () => {
   const before = (await probe()) as Served;
   writeFileSync(join(appDir, "herald.config.ts"), `import { defineConfig } from "herald";\n\n// changed\nexport default defineConfig({ actions: "actions" });\n`);
