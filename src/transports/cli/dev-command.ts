@@ -106,7 +106,7 @@ class DevSupervisor {
     const child = this.child;
     if (child?.connected && !restartsFor(file)) {
       this.say(`herald dev: ${file} changed, reloading`);
-      child.send({ type: "reload", file } satisfies DevMessage);
+      child.send({ type: "reload" } satisfies DevMessage);
       return;
     }
     this.restarting = (async () => {

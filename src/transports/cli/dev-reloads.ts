@@ -1,11 +1,11 @@
 import { sep } from "node:path";
-import { ExitCode } from "../../core/constants";
 import { forgetClasses } from "../../core/container";
 import { reloadKeeping, releaseKept } from "../../core/kept-across-reloads";
 import type { HeraldServer } from "../../core/server";
+import { installSignalHandlers } from "./signals";
 
 /** What `herald dev` and the server it runs say to each other over their IPC channel. */
-export type DevMessage = { type: "reload"; file: string } | { type: "reloaded" } | { type: "reload-failed" };
+export type DevMessage = { type: "reload" } | { type: "reloaded" } | { type: "reload-failed" };
 
 /**
  * `herald start --dev-reloads`, as `herald dev` runs it: serves the app and, on each `reload`
@@ -55,26 +55,19 @@ export async function serveWithReloads(appRoot: string, boot: () => Promise<Hera
   // A first boot that fails ends the process, as `herald start` does.
   await first;
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return process.exit(ExitCode.error);
-    stopping = true;
-    server?.logger.info({ signal }, "stopping");
-    void pending
-      .then(() => server?.stop())
-      .then(() => releaseKept(sayReleaseFailed))
-      .then(
-        () => process.exit(ExitCode.success),
-        (error: unknown) => {
-          say(`stopping failed: ${describe(error)}`);
-          process.exit(ExitCode.error);
-        },
-      );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  // herald dev gone without a word (killed): its server goes with it.
-  process.on("disconnect", () => stop("disconnect"));
+  installSignalHandlers({
+    get logger() {
+      return server?.logger;
+    },
+    // Once a reload under way has ended, its server stops and what the app kept is released.
+    stop: async () => {
+      await pending;
+      await server?.stop();
+      await releaseKept(sayReleaseFailed);
+    },
+  });
+  // herald dev gone without a word (killed): its server goes with it, as on a signal.
+  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
 }
 
 /**

@@ -1,21 +1,27 @@
 import { ExitCode } from "../../core/constants";
-import type { HeraldServer } from "../../core/server";
+import type { Logger } from "../../core/logger";
+
+/** What the signals stop: a server, or `herald dev`'s server of the moment, which may be none. */
+export interface Stoppable {
+  readonly logger: Logger | undefined;
+  stop(): Promise<void>;
+}
 
 /** SIGINT/SIGTERM stop the server gracefully; a second signal forces the exit. */
-export function installSignalHandlers(server: HeraldServer, exit: (code: number) => void = process.exit): void {
+export function installSignalHandlers(target: Stoppable, exit: (code: number) => void = process.exit): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
-      server.logger.warn({ signal }, "second signal: exiting now");
+      target.logger?.warn({ signal }, "second signal: exiting now");
       exit(ExitCode.error);
       return;
     }
     stopping = true;
-    server.logger.info({ signal }, "stopping");
-    server.stop().then(
+    target.logger?.info({ signal }, "stopping");
+    target.stop().then(
       () => exit(ExitCode.success),
       (error: unknown) => {
-        server.logger.error({ err: error }, "stop failed");
+        target.logger?.error({ err: error }, "stop failed");
         exit(ExitCode.error);
       },
     );
