@@ -81,18 +81,18 @@ export class DatabaseInitializer implements Initializer {
 
   async stop(): Promise<void> {
     let failure: unknown;
-    const embedded = this.embedded;
-    this.embedded = undefined;
-    // Under herald dev's reload, the embedded database stays open (and its directory locked) for the changed code.
-    if (embedded && this.target.kind === "pglite" && keepAcrossReload(embeddedKey(this.target.dataDir), embedded, closeEmbedded)) {
-      this.cleanups.splice(this.cleanups.indexOf(embedded.close), 1);
-    }
     for (const cleanup of this.cleanups.splice(0).reverse()) {
       try {
         await cleanup();
       } catch (error) {
         failure ??= error;
       }
+    }
+    const embedded = this.embedded;
+    this.embedded = undefined;
+    // Under herald dev's reload, the embedded database stays open (and its directory locked) for the changed code.
+    if (embedded && !keepAcrossReload(embeddedKey(embedded.dataDir), embedded, closeEmbedded)) {
+      await closeEmbedded(embedded).catch((error: unknown) => (failure ??= error));
     }
     if (failure) throw failure;
   }
@@ -116,19 +116,17 @@ export class DatabaseInitializer implements Initializer {
       unlock();
       throw error;
     }
-    // typeorm-pglite keeps one PGlite per process, which this DataSource's destroy closes.
-    const embedded: EmbeddedDatabase = { dataSource: this.dataSource, unlock, close: () => closeEmbedded(embedded) };
-    this.embedded = embedded;
-    this.cleanups.push(embedded.close);
+    // typeorm-pglite keeps one PGlite per process, which this DataSource's destroy closes; stop closes it last.
+    this.embedded = { dataDir, dataSource: this.dataSource, unlock };
     this.server.logger.info({ database: `PGlite in ${dataDir}`, keptAcrossReload: Boolean(kept) }, "database connected");
   }
 }
 
-/** An open embedded database: the DataSource that opened it and the lock on its directory. */
+/** An open embedded database: its directory, the DataSource that opened it and the lock on the directory. */
 interface EmbeddedDatabase {
+  dataDir: string;
   dataSource: DataSource;
   unlock: () => void;
-  close: () => Promise<void>;
 }
 
 function embeddedKey(dataDir: string): string {

@@ -82,10 +82,7 @@ export class AuthorizationServerInitializer implements Initializer {
     if (!storage) return;
     const memory = storage instanceof MemoryOAuthStorage ? storage : undefined;
     const kept: KeptAuthorization = { generated: this.generated, storage: memory };
-    if ((memory || kept.generated.jwks || kept.generated.cookieSecrets) && keepAcrossReload(KEPT_AUTHORIZATION, kept, (value) => value.storage?.close())) {
-      if (!memory) await storage.close();
-      return;
-    }
-    await storage.close();
+    const keeping = (memory || kept.generated.jwks || kept.generated.cookieSecrets) && keepAcrossReload(KEPT_AUTHORIZATION, kept, (value) => value.storage?.close());
+    if (!(keeping && memory)) await storage.close();
   }
 }

@@ -40,8 +40,8 @@ export class SessionsInitializer implements Initializer {
    */
   constructor(private readonly server: HeraldServer) {
     const { config, container, logger } = server;
-    // Only the server run mode serves HTTP and WebSocket, the transports whose cookies carry sessions.
     const kept = reclaimKept<KeptSessions>(KEPT_SESSIONS);
+    // Only the server run mode serves HTTP and WebSocket, the transports whose cookies carry sessions.
     const settings = readSessionSettings(config, logger, server.runMode === RUN_MODE.server, kept?.secret);
     this.generatedSecret = settings.generated ? settings.secret : undefined;
     this.ownsStore = !container.isRegistered(SESSION_STORE_TOKEN, true);
@@ -79,10 +79,7 @@ export class SessionsInitializer implements Initializer {
   async stop(): Promise<void> {
     const memoryStore = this.ownsStore && this.store instanceof MemorySessionStore ? this.store : undefined;
     const kept: KeptSessions = { secret: this.generatedSecret, store: memoryStore };
-    if ((kept.secret || kept.store) && keepAcrossReload(KEPT_SESSIONS, kept, (value) => value.store?.close())) {
-      if (this.ownsStore && !memoryStore) await this.store.close();
-      return;
-    }
-    if (this.ownsStore) await this.store.close();
+    const keeping = (kept.secret || kept.store) && keepAcrossReload(KEPT_SESSIONS, kept, (value) => value.store?.close());
+    if (this.ownsStore && !(keeping && memoryStore)) await this.store.close();
   }
 }
