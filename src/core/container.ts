@@ -8,6 +8,7 @@ import {
 } from "tsyringe";
 
 export { rootContainer };
+export type { DependencyContainer, InjectionToken };
 
 /**
  * Forgets classes whose modules `herald dev` dropped to reload them: tsyringe keeps each
@@ -29,7 +30,6 @@ export function forgetClasses(classes: ReadonlySet<unknown>): void {
     if (registrations instanceof Map) registrations.delete(type);
   }
 }
-export type { DependencyContainer, InjectionToken };
 
 /** A provider that replaces a service in one server's container, before that server boots. */
 export type ProviderOverride<T = any> =
