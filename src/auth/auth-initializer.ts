@@ -6,6 +6,7 @@ import { ErrorType, TypedError } from "../core/errors";
 import type { Initializer } from "../core/initializer";
 import { keepAcrossReload, reclaimKept } from "../core/kept-across-reloads";
 import { HeraldServer } from "../core/server";
+import { RATE_LIMIT_STORE_TOKEN } from "../middleware/rate-limit-store";
 import { SessionManager } from "../sessions/session-manager";
 import { readAuthSettings, type GeneratedAuthKeys } from "./auth-settings";
 import { AuthorizationServer } from "./authorization-server";
@@ -13,6 +14,7 @@ import { handleInteraction } from "./interactions";
 import { MemoryOAuthStorage } from "./memory-storage";
 import { INTERACTION_PATH } from "./provider-configuration";
 import { RedisOAuthStorage } from "./redis-storage";
+import { AuthorizationRequestLimits } from "./request-limits";
 import { signInFields } from "./sign-in-form";
 
 /**
@@ -40,6 +42,7 @@ export class AuthorizationServerInitializer implements Initializer {
   readonly priority = 200;
   readonly server: AuthorizationServer | undefined;
   private generated: GeneratedAuthKeys = {};
+  private requestLimits: AuthorizationRequestLimits | undefined;
 
   constructor(private readonly herald: HeraldServer) {
     const { app, config, container, logger } = herald;
@@ -47,7 +50,15 @@ export class AuthorizationServerInitializer implements Initializer {
     const kept = reclaimKept<KeptAuthorization>(KEPT_AUTHORIZATION);
     const settings = readAuthSettings(config, logger, kept?.generated);
     this.generated = settings.generated;
-    const storage = config.redisUrl ? new RedisOAuthStorage(config.redisUrl, settings.redisPrefix, logger) : (kept?.storage ?? new MemoryOAuthStorage());
+    const { clientLifetime, maxClients } = settings.limits;
+    const storage = config.redisUrl
+      ? new RedisOAuthStorage(config.redisUrl, settings.redisPrefix, logger, clientLifetime)
+      : (kept?.storage ?? new MemoryOAuthStorage({ clientLifetime, maxClients }));
+    this.requestLimits = new AuthorizationRequestLimits({
+      limits: settings.limits,
+      store: () => container.resolve(RATE_LIMIT_STORE_TOKEN),
+      callerAddress: (request) => herald.callerAddress(request),
+    });
     this.server = new AuthorizationServer(herald, settings, storage, app.oauth.signIn, () => container.resolve(SessionManager));
     container.register(LOCAL_AUTHORIZATION_SERVER, { useValue: this.server });
   }
@@ -62,9 +73,16 @@ export class AuthorizationServerInitializer implements Initializer {
     const fields = signInFields(signIn.action.inputs);
     let callback: ReturnType<ReturnType<typeof server.provider>["callback"]> | undefined;
     const serveProvider = (request: IncomingMessage, response: ServerResponse) => (callback ??= server.provider().callback())(request, response);
+    const limits = this.requestLimits!;
     const mounts = this.herald.httpMounts;
     // oidc-provider reads its own bodies and answers CORS per client: no body parser, no origin check in front of it.
-    mounts.push({ path: "/oauth", checksOrigin: true, handler: serveProvider });
+    mounts.push({
+      path: "/oauth",
+      checksOrigin: true,
+      handler: async (request, response) => {
+        if (await limits.admit(request, response)) await serveProvider(request, response);
+      },
+    });
     mounts.push({ path: "/.well-known/oauth-authorization-server", handler: serveProvider });
     mounts.push({ path: "/.well-known/openid-configuration", handler: serveProvider });
     mounts.push({

@@ -4,6 +4,7 @@ import { readSettings, type HeraldConfig } from "../core/config";
 import { ErrorType, TypedError } from "../core/errors";
 import type { Logger } from "../core/logger";
 import { zCommaList } from "../core/setting-schemas";
+import { readAuthLimits, type AuthLimits } from "./limit-settings";
 
 const MIN_COOKIE_SECRET = 32;
 const seconds = z.coerce.number().int().positive();
@@ -35,6 +36,7 @@ export interface AuthSettings {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   publicUrl?: URL;
+  limits: AuthLimits;
 }
 
 function configError(message: string, key: string): TypedError {
@@ -95,6 +97,7 @@ export function readAuthSettings(config: HeraldConfig, logger?: Logger, kept: Ge
     redisPrefix: env.OAUTH_REDIS_PREFIX ?? `${config.name}:oauth:`,
     accessTokenTtl: env.OAUTH_ACCESS_TOKEN_TTL,
     refreshTokenTtl: env.OAUTH_REFRESH_TOKEN_TTL,
+    limits: readAuthLimits(config, env.OAUTH_REFRESH_TOKEN_TTL),
     ...(env.PUBLIC_URL ? { publicUrl: new URL(env.PUBLIC_URL) } : {}),
   };
 }

@@ -104,7 +104,7 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
       pushedAuthorizationRequests: { enabled: false },
       introspection: { enabled: false },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId !== undefined && safeCompare(token.clientId, client.clientId) },
-      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      registration: { enabled: settings.limits.registration, initialAccessToken: false, issueRegistrationAccessToken: false },
       clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
       resourceIndicators: {
         enabled: true,

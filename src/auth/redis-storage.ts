@@ -1,30 +1,63 @@
+import type Redis from "ioredis";
 import type { Logger } from "../core/logger";
 import { RedisConnection } from "../redis/connection";
+import { defineScripts } from "../redis/scripts";
+import { ISSUED } from "./client-roster";
+import { DEFAULT_CLIENT_LIFETIME, type ClientLifetime } from "./limit-settings";
 import { GRANTABLE, type Adapter, type AdapterPayload, type OAuthStorage } from "./storage";
+
+/** Reads a client's hash and pushes its expiry on: by the idle lifetime once it has had a token, else the pending one. */
+const FIND_CLIENT = `
+local record = redis.call("HGETALL", KEYS[1])
+if #record == 0 then return record end
+local ttl = ARGV[1]
+if redis.call("HEXISTS", KEYS[1], "issued") == 1 then ttl = ARGV[2] end
+redis.call("EXPIRE", KEYS[1], ttl, "GT")
+return record`;
+
+/** Marks a client as having had a token and keeps it the idle lifetime from now, without recreating one that is gone. */
+const CLIENT_ISSUED = `
+if redis.call("EXISTS", KEYS[1]) == 1 then
+  redis.call("HSET", KEYS[1], "issued", "1")
+  redis.call("EXPIRE", KEYS[1], ARGV[1])
+end
+return 0`;
+
+type ClientCommands = Redis & {
+  heraldOAuthFindClient(key: string, pendingTtl: number, idleTtl: number): Promise<string[]>;
+  heraldOAuthClientIssued(key: string, idleTtl: number): Promise<number>;
+};
 
 /**
  * The authorization server's records in Redis, shared by every process on it: a hash per record
  * (`<prefix><model>:<id>`, its JSON and when it was consumed) expiring with it, a set per grant
  * naming its records, and pointers from an interaction session's uid and a device's user code.
+ * A registered client's key expires unless it is used, sooner until a token is issued to it.
  */
 export class RedisOAuthStorage implements OAuthStorage {
   readonly driver = "redis";
-  private readonly connection: RedisConnection;
+  private readonly connection: RedisConnection<ClientCommands>;
 
   constructor(
     url: string,
     private readonly prefix: string,
     logger?: Logger,
+    private readonly clientLifetime: ClientLifetime = DEFAULT_CLIENT_LIFETIME,
   ) {
     this.connection = new RedisConnection({ url, service: "the authorization server's storage", ...(logger ? { logger } : {}) });
+    defineScripts(this.connection.client, {
+      heraldOAuthFindClient: { keys: 1, lua: FIND_CLIENT },
+      heraldOAuthClientIssued: { keys: 1, lua: CLIENT_ISSUED },
+    });
   }
 
   adapter(model: string): Adapter {
     const key = (id: string) => `${this.prefix}${model}:${id}`;
     const grantKey = (grantId: string) => `${this.prefix}grant:${grantId}`;
+    const { pending, idle } = this.clientLifetime;
     const read = async (recordKey: string | null): Promise<AdapterPayload | undefined> => {
       if (!recordKey) return undefined;
-      const record = await this.connection.command((client) => client.hgetall(recordKey));
+      const record = model === "Client" ? await this.findClient(recordKey) : await this.connection.command((client) => client.hgetall(recordKey));
       if (!record.payload) return undefined;
       const payload = JSON.parse(record.payload) as AdapterPayload;
       return record.consumed ? { ...payload, consumed: Number(record.consumed) } : payload;
@@ -32,9 +65,10 @@ export class RedisOAuthStorage implements OAuthStorage {
     return {
       upsert: async (id, payload, expiresIn) => {
         const recordKey = key(id);
+        const lifetime = model === "Client" ? pending : expiresIn;
         await this.connection.command((client) => {
           const multi = client.multi().del(recordKey).hset(recordKey, "payload", JSON.stringify(payload));
-          if (expiresIn) multi.expire(recordKey, expiresIn);
+          if (lifetime) multi.expire(recordKey, lifetime);
           if (payload.grantId && GRANTABLE.has(model)) {
             const index = grantKey(payload.grantId);
             multi.sadd(index, recordKey);
@@ -49,6 +83,9 @@ export class RedisOAuthStorage implements OAuthStorage {
           }
           return multi.exec();
         });
+        if (ISSUED.has(model) && payload.clientId) {
+          await this.connection.command((client) => client.heraldOAuthClientIssued(`${this.prefix}Client:${payload.clientId}`, idle));
+        }
       },
       find: (id) => read(key(id)),
       findByUid: async (uid) => read(await this.connection.command((client) => client.get(`${this.prefix}sessionUid:${uid}`))),
@@ -68,6 +105,14 @@ export class RedisOAuthStorage implements OAuthStorage {
         await this.connection.command((client) => client.multi().del(...own).srem(index, ...own).exec());
       },
     };
+  }
+
+  private async findClient(recordKey: string): Promise<Record<string, string>> {
+    const { pending, idle } = this.clientLifetime;
+    const flat = await this.connection.command((client) => client.heraldOAuthFindClient(recordKey, pending, idle));
+    const record: Record<string, string> = {};
+    for (let at = 0; at < flat.length; at += 2) record[flat[at]!] = flat[at + 1]!;
+    return record;
   }
 
   connect(): Promise<void> {

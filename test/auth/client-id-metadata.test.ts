@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readAuthLimits } from "../../src/auth/limit-settings";
 import { MemoryOAuthStorage } from "../../src/auth/memory-storage";
 import { providerConfiguration } from "../../src/auth/provider-configuration";
 import { pkcePair, REDIRECT_URI } from "./support/oauth-flow";
@@ -21,7 +22,7 @@ beforeAll(async () => {
   provider = new Provider(
     base,
     providerConfiguration({
-      settings: { jwks: { keys: [{ ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), alg: "ES256", kid: "k" }] }, cookieSecrets: ["a-cookie-secret-of-at-least-32-characters"], generated: {}, redisPrefix: "", accessTokenTtl: 60, refreshTokenTtl: 600 },
+      settings: { jwks: { keys: [{ ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), alg: "ES256", kid: "k" }] }, cookieSecrets: ["a-cookie-secret-of-at-least-32-characters"], generated: {}, redisPrefix: "", accessTokenTtl: 60, refreshTokenTtl: 600, limits: readAuthLimits({ raw: {} }, 600) },
       storage: new MemoryOAuthStorage(),
       resources: () => [{ url: () => `${base}/mcp`, scopes: [] }],
       accountAlive: async () => true,

@@ -15,7 +15,7 @@ describeOAuthStorageContract("Redis", async () => {
 describe("in process", () => {
   test("a record is gone once its expiry passes on the storage's clock", async () => {
     let now = 1_000_000;
-    const storage = new MemoryOAuthStorage(() => now);
+    const storage = new MemoryOAuthStorage({ now: () => now });
     await storage.adapter("AccessToken").upsert("t", { jti: "t" }, 60);
     now += 59_999;
     await expect(storage.adapter("AccessToken").find("t")).resolves.toEqual({ jti: "t" });
@@ -35,7 +35,7 @@ describe("Redis", () => {
       const short = await redis.ttl(`${prefix}AccessToken:short`);
       expect(short).toBeGreaterThan(0);
       expect(await redis.ttl(`${prefix}grant:gx`)).toBeGreaterThan(short);
-      expect(await redis.ttl(`${prefix}Client:c`)).toBe(-1);
+      expect(await redis.ttl(`${prefix}Client:c`)).toBeGreaterThan(0);
     } finally {
       await storage.close();
     }

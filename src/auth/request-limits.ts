@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RateLimitStore } from "../middleware/rate-limit-store";
+import type { AuthLimits } from "./limit-settings";
+import { ROUTES } from "./provider-configuration";
+
+const HOUR_MS = 3_600_000;
+
+interface Budget {
+  key: string;
+  limit: number;
+  windowMs: number;
+  /** 429 for one caller's budget, 503 for the server's. */
+  status: 429 | 503;
+  reason: string;
+}
+
+export interface RequestLimitParts {
+  limits: AuthLimits;
+  /** Herald's rate-limit store, Redis-backed with REDIS_URL: resolved at the first request. */
+  store: () => RateLimitStore;
+  callerAddress: (request: IncomingMessage) => string | undefined;
+}
+
+/**
+ * The authorization server's endpoints that store something for an anonymous caller, each within
+ * a budget per address and one across addresses: registration (a client record). Past a budget
+ * the caller is told when to come back, and nothing is stored.
+ */
+export class AuthorizationRequestLimits {
+  constructor(private readonly parts: RequestLimitParts) {}
+
+  /** Whether the request may go on; when not, the refusal has been sent. */
+  async admit(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+    const path = (request.url ?? "").split("?")[0];
+    const registers = path === ROUTES.registration && request.method === "POST";
+    if (!registers || !this.parts.limits.registration) return true;
+    const address = this.parts.callerAddress(request) ?? "unknown";
+    const budgets = this.registration(address);
+    const store = this.parts.store();
+    const counted: string[] = [];
+    for (const budget of budgets) {
+      const { count, resetAt } = await store.hit(budget.key, budget.windowMs);
+      counted.push(budget.key);
+      if (count <= budget.limit) continue;
+      // A refused request holds no place in the budgets counted before the one that refused it.
+      await Promise.all(counted.slice(0, -1).map((key) => store.uncount(key)));
+      const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      refuse(response, budget, retryAfter);
+      return false;
+    }
+    return true;
+  }
+
+  private registration(address: string): Budget[] {
+    const { registrationsPerAddress, registrationsPerHour } = this.parts.limits;
+    return [
+      { key: `oauth:register:ip:${address}`, limit: registrationsPerAddress, windowMs: HOUR_MS, status: 429, reason: "Too many client registrations from this address" },
+      { key: "oauth:register:all", limit: registrationsPerHour, windowMs: HOUR_MS, status: 503, reason: "Too many client registrations for now" },
+    ];
+  }
+}
+
+/** Registration answers in JSON, as RFC 7591 does. */
+function refuse(response: ServerResponse, budget: Budget, retryAfter: number): void {
+  const description = `${budget.reason}: retry in ${retryAfter} s`;
+  response.writeHead(budget.status, { "Retry-After": String(retryAfter), "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" });
+  response.end(JSON.stringify({ error: "temporarily_unavailable", error_description: description }));
+}
