@@ -1,9 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RateLimitStore } from "../middleware/rate-limit-store";
 import type { AuthLimits } from "./limit-settings";
+import { renderErrorPage } from "./pages";
 import { ROUTES } from "./provider-configuration";
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+/** An interaction lives 10 minutes: a window that long bounds how many are stored at once (two windows' worth at most). */
+const INTERACTION_WINDOW_MS = 600_000;
 
 interface Budget {
   key: string;
@@ -22,9 +26,10 @@ export interface RequestLimitParts {
 }
 
 /**
- * The authorization server's endpoints that store something for an anonymous caller, each within
- * a budget per address and one across addresses: registration (a client record). Past a budget
- * the caller is told when to come back, and nothing is stored.
+ * The authorization server's two endpoints that store something for an anonymous caller, each
+ * within a budget per address and one across addresses: registration (a client record) and the
+ * authorization request (an interaction, the sign-in in progress). Past a budget the caller is
+ * told when to come back, and nothing is stored.
  */
 export class AuthorizationRequestLimits {
   constructor(private readonly parts: RequestLimitParts) {}
@@ -32,10 +37,12 @@ export class AuthorizationRequestLimits {
   /** Whether the request may go on; when not, the refusal has been sent. */
   async admit(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
     const path = (request.url ?? "").split("?")[0];
-    const registers = path === ROUTES.registration && request.method === "POST";
-    if (!registers || !this.parts.limits.registration) return true;
+    const registers = path === ROUTES.registration && request.method === "POST" && this.parts.limits.registration;
+    // The authorization request only: its resumption (`/oauth/authorize/<uid>`) continues an interaction already counted.
+    const authorizes = path === ROUTES.authorization && (request.method === "GET" || request.method === "POST");
+    if (!registers && !authorizes) return true;
     const address = this.parts.callerAddress(request) ?? "unknown";
-    const budgets = this.registration(address);
+    const budgets = registers ? this.registration(address) : this.authorization(address);
     const store = this.parts.store();
     const counted: string[] = [];
     for (const budget of budgets) {
@@ -45,7 +52,8 @@ export class AuthorizationRequestLimits {
       // A refused request holds no place in the budgets counted before the one that refused it.
       await Promise.all(counted.slice(0, -1).map((key) => store.uncount(key)));
       const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-      refuse(response, budget, retryAfter);
+      if (registers) refuseRegistration(response, budget, retryAfter);
+      else refuseAuthorization(response, budget, retryAfter);
       return false;
     }
     return true;
@@ -58,11 +66,25 @@ export class AuthorizationRequestLimits {
       { key: "oauth:register:all", limit: registrationsPerHour, windowMs: HOUR_MS, status: 503, reason: "Too many client registrations for now" },
     ];
   }
+
+  private authorization(address: string): Budget[] {
+    const { authorizationsPerAddress, authorizationsInFlight } = this.parts.limits;
+    return [
+      { key: `oauth:authorize:ip:${address}`, limit: authorizationsPerAddress, windowMs: MINUTE_MS, status: 429, reason: "Too many sign-ins started from this address" },
+      { key: "oauth:authorize:all", limit: authorizationsInFlight, windowMs: INTERACTION_WINDOW_MS, status: 503, reason: "Too many sign-ins are under way" },
+    ];
+  }
 }
 
 /** Registration answers in JSON, as RFC 7591 does. */
-function refuse(response: ServerResponse, budget: Budget, retryAfter: number): void {
+function refuseRegistration(response: ServerResponse, budget: Budget, retryAfter: number): void {
   const description = `${budget.reason}: retry in ${retryAfter} s`;
   response.writeHead(budget.status, { "Retry-After": String(retryAfter), "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" });
   response.end(JSON.stringify({ error: "temporarily_unavailable", error_description: description }));
+}
+
+/** On a page, as the browser that started the sign-in shows it: never by redirect to a client's URI. */
+function refuseAuthorization(response: ServerResponse, budget: Budget, retryAfter: number): void {
+  response.writeHead(budget.status, { "Retry-After": String(retryAfter), "Cache-Control": "no-store", "Content-Type": "text/html; charset=utf-8" });
+  response.end(renderErrorPage("temporarily_unavailable", `${budget.reason}: retry in ${retryAfter} s`));
 }
