@@ -36,14 +36,28 @@ function allowRedirectTo(response: ServerResponse, redirectUri: unknown): void {
   response.setHeader("Content-Security-Policy", policy.replace("form-action 'self'", `form-action 'self' ${source}`));
 }
 
-function send(response: ServerResponse, status: number, html: string): void {
+function send(response: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, {
+    ...headers,
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-store",
     // Under no-referrer a form's POST says `Origin: null`, which the cross-site check refuses; same-origin names this site and no other.
     "Referrer-Policy": "same-origin",
   });
   response.end(html);
+}
+
+/**
+ * How a refused sign-in is answered: a refusal to retry later (a rate limit, a busy service) as
+ * the API answers it, with its status and Retry-After; invalid fields 422; any other refusal 401,
+ * whatever its cause, so that the page tells no more than "not signed in".
+ */
+function signInRefusal(error: TypedError): { status: number; headers: Record<string, string> } {
+  const retryAfter = (error.value as { retryAfter?: unknown } | undefined)?.retryAfter;
+  if (typeof retryAfter === "number" && (error.status === 429 || error.status === 503)) {
+    return { status: error.status, headers: { "Retry-After": String(retryAfter) } };
+  }
+  return { status: error.issues?.length ? 422 : 401, headers: {} };
 }
 
 /**
@@ -82,7 +96,8 @@ export async function handleInteraction(parts: InteractionParts, request: Incomi
     const outcome = await parts.signIn(paramsFromForm(parts.fields, form), request);
     if ("error" in outcome) {
       const fields = refilledFields(parts.fields, form, outcome.error.issues);
-      return send(response, outcome.error.issues?.length ? 422 : 401, renderSignInPage({ action, clientName, fields, error: outcome.error.message }));
+      const { status, headers } = signInRefusal(outcome.error);
+      return send(response, status, renderSignInPage({ action, clientName, fields, error: outcome.error.message }), headers);
     }
     return provider.interactionFinished(request, response, { login: { accountId: outcome.accountId } }, { mergeWithLastSubmission: false });
   }
