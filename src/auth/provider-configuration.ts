@@ -3,6 +3,7 @@ import type { ProtectedResource } from "../core/authorization-server";
 import { safeCompare } from "../core/safe-compare";
 import type { AuthSettings } from "./auth-settings";
 import { renderErrorPage } from "./pages";
+import { plainHttpRedirect } from "./redirect-uri-policy";
 import type { OAuthStorage } from "./storage";
 
 export const INTERACTION_PATH = "/interaction";
@@ -36,7 +37,7 @@ export interface ProviderParts {
   resources: () => readonly ProtectedResource[];
   /** Whether the account (a Herald session id) still signs someone in. */
   accountAlive(accountId: string): Promise<boolean>;
-  errors: { InvalidTarget: new (description?: string) => Error };
+  errors: { InvalidTarget: new (description?: string) => Error; InvalidClientMetadata: new (description: string) => Error };
   /** How client ID metadata documents are fetched; oidc-provider's own (https, no private addresses) when absent. */
   fetch?: typeof fetch;
 }
@@ -69,6 +70,8 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
     extraClientMetadata: {
       properties: ["application_type"],
       validator(ctx, key, value, metadata) {
+        const refused = key === "application_type" ? plainHttpRedirect(metadata.redirect_uris) : undefined;
+        if (refused) throw new parts.errors.InvalidClientMetadata(`redirect_uris must use https, or http on a loopback address only: ${refused}`);
         // The schema has filled in the default ("web") already: what the registration itself said decides.
         const registered = (ctx as { oidc?: { body?: Record<string, unknown> } } | undefined)?.oidc?.body;
         if (key !== "application_type" || value === "native" || !registered || registered.application_type !== undefined) return;

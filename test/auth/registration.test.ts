@@ -77,3 +77,19 @@ test("a registered client expires unless a grant completes; once a token is issu
   expect(tokens.status).toBe(200);
   expect(await redis.ttl(key)).toBeGreaterThan(29 * 86_400);
 });
+
+test("a redirect URI over plain http is refused at registration unless it is loopback; https is registered", async () => {
+  const attempt = (address: string, metadata: Record<string, unknown>) =>
+    fetch(`${serverUrl()}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": address },
+      body: JSON.stringify({ client_name: "Web", token_endpoint_auth_method: "none", ...metadata }),
+    });
+  const clear = await attempt("198.51.100.20", { redirect_uris: ["http://app.example/callback"] });
+  expect(clear.status).toBe(400);
+  expect(await clear.json()).toEqual({ error: "invalid_redirect_uri", error_description: expect.stringContaining("http://app.example/callback") });
+  const mixed = await attempt("198.51.100.20", { redirect_uris: ["https://app.example/callback", "http://app.example/other"] });
+  expect(mixed.status).toBe(400);
+  expect((await attempt("198.51.100.21", { redirect_uris: ["https://app.example/callback"] })).status).toBe(201);
+  expect((await attempt("198.51.100.21", { application_type: "web", redirect_uris: ["http://localhost:3000/callback"] })).status).toBe(201);
+});
