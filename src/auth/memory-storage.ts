@@ -1,4 +1,5 @@
 import { ClientRoster, ISSUED } from "./client-roster";
+import { alreadyConsumed } from "./consume-once";
 import { DEFAULT_CLIENT_LIFETIME, DEFAULT_MAX_CLIENTS, type ClientLifetime } from "./limit-settings";
 import type { Adapter, AdapterPayload, OAuthStorage } from "./storage";
 
@@ -71,7 +72,8 @@ export class MemoryOAuthStorage implements OAuthStorage {
       findByUserCode: async (userCode) => read(this.pointers.get(`userCode:${userCode}`)),
       consume: async (id) => {
         const entry = this.entries.get(key(id));
-        if (entry) entry.payload.consumed = Math.floor(this.now() / 1000);
+        if (!entry || entry.payload.consumed !== undefined || (entry.expiresAt !== undefined && entry.expiresAt <= this.now())) throw alreadyConsumed(model);
+        entry.payload.consumed = Math.floor(this.now() / 1000);
       },
       destroy: async (id) => {
         this.entries.delete(key(id));

@@ -3,6 +3,7 @@ import type { Logger } from "../core/logger";
 import { RedisConnection } from "../redis/connection";
 import { defineScripts } from "../redis/scripts";
 import { ISSUED } from "./client-roster";
+import { alreadyConsumed } from "./consume-once";
 import { DEFAULT_CLIENT_LIFETIME, type ClientLifetime } from "./limit-settings";
 import { GRANTABLE, type Adapter, type AdapterPayload, type OAuthStorage } from "./storage";
 
@@ -23,9 +24,15 @@ if redis.call("EXISTS", KEYS[1]) == 1 then
 end
 return 0`;
 
+/** Marks a record consumed, once: 1 when this call did, 0 when it was consumed already or is gone. */
+const CONSUME = `
+if redis.call("EXISTS", KEYS[1]) == 0 then return 0 end
+return redis.call("HSETNX", KEYS[1], "consumed", ARGV[1])`;
+
 type ClientCommands = Redis & {
   heraldOAuthFindClient(key: string, pendingTtl: number, idleTtl: number): Promise<string[]>;
   heraldOAuthClientIssued(key: string, idleTtl: number): Promise<number>;
+  heraldOAuthConsume(key: string, at: number): Promise<number>;
 };
 
 /**
@@ -48,6 +55,7 @@ export class RedisOAuthStorage implements OAuthStorage {
     defineScripts(this.connection.client, {
       heraldOAuthFindClient: { keys: 1, lua: FIND_CLIENT },
       heraldOAuthClientIssued: { keys: 1, lua: CLIENT_ISSUED },
+      heraldOAuthConsume: { keys: 1, lua: CONSUME },
     });
   }
 
@@ -91,8 +99,8 @@ export class RedisOAuthStorage implements OAuthStorage {
       findByUid: async (uid) => read(await this.connection.command((client) => client.get(`${this.prefix}sessionUid:${uid}`))),
       findByUserCode: async (code) => read(await this.connection.command((client) => client.get(`${this.prefix}userCode:${code}`))),
       consume: async (id) => {
-        // Known gap: not atomic with the read that preceded it, so two truly concurrent redemptions could both pass.
-        await this.connection.command((client) => client.hset(key(id), "consumed", Math.floor(Date.now() / 1000)));
+        const marked = await this.connection.command((client) => client.heraldOAuthConsume(key(id), Math.floor(Date.now() / 1000)));
+        if (marked !== 1) throw alreadyConsumed(model);
       },
       destroy: async (id) => {
         await this.connection.command((client) => client.del(key(id)));

@@ -35,6 +35,18 @@ export function describeOAuthStorageContract(label: string, open: () => Promise<
       await expect(codes.find(key)).resolves.toEqual({ jti: key, grantId: "g2", consumed: expect.any(Number) });
     });
 
+    test("consume marks a record once: of 20 at once exactly one succeeds, and a record that is gone cannot be consumed", async () => {
+      const key = id();
+      const codes = storage.adapter("AuthorizationCode");
+      await codes.upsert(key, { jti: key, grantId: "g3" }, 60);
+      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => codes.consume(key)));
+      expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+      const refusals = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+      expect(refusals.map((refusal) => (refusal.reason as { error?: string }).error)).toEqual(Array(19).fill("invalid_grant"));
+      await expect(codes.consume(id())).rejects.toMatchObject({ error: "invalid_grant" });
+      await expect(codes.find(id())).resolves.toBeUndefined();
+    });
+
     test("destroy forgets a record", async () => {
       const key = id();
       const tokens = storage.adapter("AccessToken");
