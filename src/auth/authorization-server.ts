@@ -8,6 +8,7 @@ import type { HeraldServer } from "../core/server";
 import type { SessionManager } from "../sessions/session-manager";
 import type { AuthSettings } from "./auth-settings";
 import type { SignInOutcome } from "./interactions";
+import { holdUntrustedErrorRedirects } from "./error-redirects";
 import { BASE_SCOPE, providerConfiguration, ROUTES } from "./provider-configuration";
 import type { OAuthStorage } from "./storage";
 
@@ -58,6 +59,7 @@ export class AuthorizationServer implements LocalAuthorizationServer {
       if (ctx.path === ROUTES.authorization && ctx.method === "GET" && !ctx.query.scope) ctx.query = { ...ctx.query, scope: BASE_SCOPE };
       await next();
     });
+    holdUntrustedErrorRedirects(provider);
     provider.proxy = this.herald.config.trustProxy !== false;
     const { logger } = this.herald;
     // Every invalid_grant reads the same to the client: the reason is only in the log.

@@ -20,7 +20,7 @@ export async function registerClient(base: string, metadata: Record<string, unkn
 }
 
 /** A browser reduced to what the authorization flow needs: cookies by name, redirects followed by hand. */
-class CookieJar {
+export class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   header(): string {
@@ -44,6 +44,8 @@ export interface AuthorizeOptions {
   redirectUri?: string;
   resource?: string;
   decision?: "allow" | "deny";
+  /** The browser's cookies, kept for a later request of the same browser. */
+  jar?: CookieJar;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface AuthorizeOptions {
  * when something else ends the walk.
  */
 export async function authorize(options: AuthorizeOptions): Promise<URL | Response> {
-  const jar = new CookieJar();
+  const jar = options.jar ?? new CookieJar();
   const query = new URLSearchParams({
     client_id: options.clientId,
     response_type: "code",
