@@ -60,6 +60,7 @@ export class AuthorizationServerInitializer implements Initializer {
       throw new TypedError({ message: `oauth.signIn names the action "${this.herald.app.oauth!.signIn}", which the app does not have`, type: ErrorType.CONFIG_ERROR });
     }
     const fields = signInFields(signIn.action.inputs);
+    if (!this.generated.jwks) server.checkSigningKeys();
     let callback: ReturnType<ReturnType<typeof server.provider>["callback"]> | undefined;
     const serveProvider = (request: IncomingMessage, response: ServerResponse) => (callback ??= server.provider().callback())(request, response);
     const mounts = this.herald.httpMounts;

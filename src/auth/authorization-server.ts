@@ -10,6 +10,7 @@ import type { AuthSettings } from "./auth-settings";
 import type { SignInOutcome } from "./interactions";
 import { holdUntrustedErrorRedirects } from "./error-redirects";
 import { BASE_SCOPE, providerConfiguration, ROUTES } from "./provider-configuration";
+import { checkSigningKeys } from "./signing-keys";
 import type { OAuthStorage } from "./storage";
 
 /** oidc-provider is an ES module, which Node 22.12+ and 24 `require()`: loaded with the first request it serves. */
@@ -44,17 +45,28 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     this.resources.push(resource);
   }
 
-  provider(): Provider {
-    if (this.built) return this.built;
-    const { Provider, errors } = require("oidc-provider") as OidcProvider;
-    const configuration = providerConfiguration({
+  /** Refuses, at boot, signing keys that oidc-provider would refuse at the first OAuth request. */
+  checkSigningKeys(): void {
+    const { Provider } = require("oidc-provider") as OidcProvider;
+    // The issuer plays no part in reading the keys: the server's own is not known before it listens.
+    checkSigningKeys(this.settings.jwks, () => new Provider("https://issuer.invalid", this.configuration()));
+  }
+
+  private configuration() {
+    const { errors } = require("oidc-provider") as OidcProvider;
+    return providerConfiguration({
       settings: this.settings,
       storage: this.storage,
       resources: () => this.resources,
       accountAlive: async (accountId) => (await this.sessions().store.get(accountId)) !== undefined,
       errors,
     });
-    const provider = new Provider(this.issuer, configuration);
+  }
+
+  provider(): Provider {
+    if (this.built) return this.built;
+    const { Provider } = require("oidc-provider") as OidcProvider;
+    const provider = new Provider(this.issuer, this.configuration());
     provider.use(async (ctx, next) => {
       if (ctx.path === ROUTES.authorization && ctx.method === "GET" && !ctx.query.scope) ctx.query = { ...ctx.query, scope: BASE_SCOPE };
       await next();
