@@ -48,7 +48,7 @@ export class AuthorizationServerInitializer implements Initializer {
     const settings = readAuthSettings(config, logger, kept?.generated);
     this.generated = settings.generated;
     const storage = config.redisUrl ? new RedisOAuthStorage(config.redisUrl, settings.redisPrefix, logger) : (kept?.storage ?? new MemoryOAuthStorage());
-    this.server = new AuthorizationServer(herald, settings, storage, app.oauth.signIn, () => container.resolve(SessionManager));
+    this.server = new AuthorizationServer(herald, settings, storage, app.oauth.signIn, () => container.resolve(SessionManager), app.oauth.subject);
     container.register(LOCAL_AUTHORIZATION_SERVER, { useValue: this.server });
   }
 

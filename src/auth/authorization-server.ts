@@ -7,6 +7,7 @@ import { ErrorType, TypedError } from "../core/errors";
 import type { HeraldServer } from "../core/server";
 import type { SessionManager } from "../sessions/session-manager";
 import type { AuthSettings } from "./auth-settings";
+import { OAUTH_SUBJECT_KEY, subjectOf, type SubjectPicker } from "./account-subject";
 import type { SignInOutcome } from "./interactions";
 import { holdUntrustedErrorRedirects } from "./error-redirects";
 import { BASE_SCOPE, providerConfiguration, ROUTES } from "./provider-configuration";
@@ -21,6 +22,7 @@ type OidcProvider = typeof import("oidc-provider", { with: { "resolution-mode": 
  * in runs the app's sign-in action with a fresh session; the grant's account is that session's
  * id, and a token's calls get that session back, so the app's own sign-in checks apply to them.
  * Once the session ends (sign-out, password change, expiry) its tokens and refresh tokens do too.
+ * Clients never see the session's id: the subject (`sub`) is the user's id the action returned.
  */
 export class AuthorizationServer implements LocalAuthorizationServer {
   private readonly resources: ProtectedResource[] = [];
@@ -32,6 +34,7 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     readonly storage: OAuthStorage,
     private readonly signInAction: string,
     private readonly sessions: () => SessionManager,
+    private readonly pickSubject?: SubjectPicker,
   ) {}
 
   /** The server's origin, at PUBLIC_URL when it is set: known once the server listens. */
@@ -58,7 +61,10 @@ export class AuthorizationServer implements LocalAuthorizationServer {
       settings: this.settings,
       storage: this.storage,
       resources: () => this.resources,
-      accountAlive: async (accountId) => (await this.sessions().store.get(accountId)) !== undefined,
+      accountSubject: async (accountId) => {
+        const subject = (await this.sessions().store.get(accountId))?.[OAUTH_SUBJECT_KEY];
+        return typeof subject === "string" ? subject : undefined;
+      },
       errors,
     });
   }
@@ -88,10 +94,12 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     if (!accessToken || accessToken.isExpired || !accessToken.accountId) return undefined;
     const session = await this.sessions().open(accessToken.accountId);
     if (session.unavailable) throw new TypedError({ message: "The session store is unavailable", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
-    if (session.id === undefined) return undefined;
+    const subject = session.id === undefined ? undefined : session.get<unknown>(OAUTH_SUBJECT_KEY);
+    if (typeof subject !== "string") return undefined;
     return {
       claims: {
         iss: this.issuer,
+        sub: subject,
         client_id: accessToken.clientId,
         scope: accessToken.scope ?? "",
         aud: accessToken.aud,
@@ -117,6 +125,12 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     if (session.id === undefined) {
       return { error: new TypedError({ message: `${this.signInAction} signed no one in: it left the session empty`, type: ErrorType.CONNECTION_SERVER_ERROR }) };
     }
+    const subject = subjectOf(result.response, this.pickSubject);
+    if (subject === undefined) {
+      const message = `${this.signInAction} named no user: return the user's id as \`user.id\` or \`id\`, or set oauth.subject`;
+      return { error: new TypedError({ message, type: ErrorType.CONNECTION_SERVER_ERROR }) };
+    }
+    await session.set(OAUTH_SUBJECT_KEY, subject);
     return { accountId: session.id };
   }
 }

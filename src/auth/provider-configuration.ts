@@ -34,8 +34,8 @@ export interface ProviderParts {
   settings: AuthSettings;
   storage: OAuthStorage;
   resources: () => readonly ProtectedResource[];
-  /** Whether the account (a Herald session id) still signs someone in. */
-  accountAlive(accountId: string): Promise<boolean>;
+  /** The user's id an account (a Herald session id) signed in, while that session lives. */
+  accountSubject(accountId: string): Promise<string | undefined>;
   errors: { InvalidTarget: new (description?: string) => Error };
   /** How client ID metadata documents are fetched; oidc-provider's own (https, no private addresses) when absent. */
   fetch?: typeof fetch;
@@ -88,7 +88,11 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
       Session: settings.refreshTokenTtl,
       IdToken: 600,
     },
-    findAccount: async (_ctx, sub) => ((await parts.accountAlive(sub)) ? { accountId: sub, claims: async () => ({ sub }) } : undefined),
+    // The account is the session, which its tokens end with; what clients see as `sub` is the user's id, the same at every sign-in.
+    findAccount: async (_ctx, accountId) => {
+      const subject = await parts.accountSubject(accountId);
+      return subject === undefined ? undefined : { accountId, claims: async () => ({ sub: subject }) };
+    },
     interactions: { url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
     // Public clients hold no secret and send no cookie to these endpoints: any origin may call them.
     clientBasedCORS: () => true,

@@ -40,10 +40,13 @@ export interface AuthorizeOptions {
   base: string;
   clientId: string;
   challenge: string;
-  credentials: { email: string; password: string };
+  /** The sign-in form's fields, by name. */
+  credentials: Record<string, string>;
   redirectUri?: string;
   resource?: string;
   decision?: "allow" | "deny";
+  /** The scopes asked for; the server gives `mcp` to a request that names none. */
+  scope?: string;
   /** The browser's cookies, kept for a later request of the same browser. */
   jar?: CookieJar;
 }
@@ -63,6 +66,7 @@ export async function authorize(options: AuthorizeOptions): Promise<URL | Respon
     code_challenge_method: "S256",
     state: randomBytes(8).toString("hex"),
     resource: options.resource ?? `${options.base}/mcp`,
+    ...(options.scope ? { scope: options.scope } : {}),
   });
   let next: { url: string; form?: URLSearchParams } | undefined = { url: `${options.base}/oauth/authorize?${query}` };
   for (let hop = 0; next && hop < 12; hop++) {

@@ -1,0 +1,22 @@
+/**
+ * Where a session filled by a sign-in for an OAuth client keeps who signed in: the user's id,
+ * which clients see as `sub` (ID tokens, the token's subject). The account itself stays the
+ * session, so its tokens end with it; the subject is the same at every sign-in of that user.
+ */
+export const OAUTH_SUBJECT_KEY = "herald:oauth:subject";
+
+/** Reads the user's id from what the sign-in action returned. */
+export type SubjectPicker = (result: unknown) => string | number | undefined;
+
+/** The result's `user.id`, else its `id`: what a sign-in action that returns the user carries. */
+export const defaultSubject: SubjectPicker = (result) => {
+  const record = result as { user?: { id?: unknown }; id?: unknown } | null | undefined;
+  const id = record?.user?.id ?? record?.id;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+};
+
+/** The subject as a non-empty string, or undefined when the result names no user. */
+export function subjectOf(result: unknown, pick: SubjectPicker = defaultSubject): string | undefined {
+  const id = pick(result);
+  return id === undefined || id === "" ? undefined : String(id);
+}
