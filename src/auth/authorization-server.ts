@@ -10,6 +10,7 @@ import type { AuthSettings } from "./auth-settings";
 import { OAUTH_SUBJECT_KEY, subjectOf, type SubjectPicker } from "./account-subject";
 import type { SignInOutcome } from "./interactions";
 import { holdUntrustedErrorRedirects } from "./error-redirects";
+import { metadataDocumentFetch } from "./metadata-document-fetch";
 import { BASE_SCOPE, providerConfiguration, ROUTES } from "./provider-configuration";
 import { checkSigningKeys } from "./signing-keys";
 import type { OAuthStorage } from "./storage";
@@ -27,6 +28,8 @@ type OidcProvider = typeof import("oidc-provider", { with: { "resolution-mode": 
 export class AuthorizationServer implements LocalAuthorizationServer {
   private readonly resources: ProtectedResource[] = [];
   private built: Provider | undefined;
+  /** Kept for the process: it remembers the documents that failed. */
+  private readonly fetchDocument: typeof fetch;
 
   constructor(
     private readonly herald: HeraldServer,
@@ -35,7 +38,9 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     private readonly signInAction: string,
     private readonly sessions: () => SessionManager,
     private readonly pickSubject?: SubjectPicker,
-  ) {}
+  ) {
+    this.fetchDocument = metadataDocumentFetch({ allowedHosts: settings.clientMetadataAllowedHosts ?? [] });
+  }
 
   /** The server's origin, at PUBLIC_URL when it is set: known once the server listens. */
   get issuer(): string {
@@ -66,6 +71,7 @@ export class AuthorizationServer implements LocalAuthorizationServer {
         return typeof subject === "string" ? subject : undefined;
       },
       errors,
+      fetch: this.fetchDocument,
     });
   }
 

@@ -37,7 +37,7 @@ export interface ProviderParts {
   /** The user's id an account (a Herald session id) signed in, while that session lives. */
   accountSubject(accountId: string): Promise<string | undefined>;
   errors: { InvalidTarget: new (description?: string) => Error };
-  /** How client ID metadata documents are fetched; oidc-provider's own (https, no private addresses) when absent. */
+  /** How client ID metadata documents are fetched (metadata-document-fetch.ts); oidc-provider's own when absent. */
   fetch?: typeof fetch;
 }
 
