@@ -10,6 +10,7 @@ import type { AuthSettings } from "./auth-settings";
 import { OAUTH_SUBJECT_KEY, subjectOf, type SubjectPicker } from "./account-subject";
 import type { SignInOutcome } from "./interactions";
 import { holdUntrustedErrorRedirects } from "./error-redirects";
+import { buildUrlsOnIssuer } from "./issuer-urls";
 import { metadataDocumentFetch } from "./metadata-document-fetch";
 import { BASE_SCOPE, providerConfiguration, ROUTES } from "./provider-configuration";
 import { checkSigningKeys } from "./signing-keys";
@@ -84,6 +85,7 @@ export class AuthorizationServer implements LocalAuthorizationServer {
       await next();
     });
     holdUntrustedErrorRedirects(provider);
+    buildUrlsOnIssuer(provider, () => this.issuer);
     provider.proxy = this.herald.config.trustProxy !== false;
     const { logger } = this.herald;
     // Every invalid_grant reads the same to the client: the reason is only in the log.

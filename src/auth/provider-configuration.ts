@@ -48,7 +48,7 @@ export interface ProviderParts {
  */
 export function providerConfiguration(parts: ProviderParts): Configuration {
   const { settings, storage, resources } = parts;
-  const resourceFor = (indicator: string) => resources().find((resource) => resource.url() === indicator);
+  const resourceFor = (indicator: string) => resources().find((resource) => resource.url() === indicator || resource.identifies?.(indicator));
   const scopes = () => [...new Set(resources().flatMap((resource) => resource.scopes))];
   return {
     adapter: (name: string) => storage.adapter(name),
