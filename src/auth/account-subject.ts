@@ -1,9 +1,8 @@
 /**
- * Where a session filled by a sign-in for an OAuth client keeps who signed in: the user's id,
- * which clients see as `sub` (ID tokens, the token's subject). The account itself stays the
- * session, so its tokens end with it; the subject is the same at every sign-in of that user.
+ * Who signed in, as clients know them: the user's id from the sign-in action's result, the
+ * account of the grant and the `sub` of its tokens, the same at every sign-in of that user;
+ * never the session's id, which is a credential.
  */
-export const OAUTH_SUBJECT_KEY = "herald:oauth:subject";
 
 /** Reads the user's id from what the sign-in action returned. */
 export type SubjectPicker = (result: unknown) => string | number | undefined;

@@ -7,12 +7,13 @@ import { ErrorType, TypedError } from "../core/errors";
 import type { HeraldServer } from "../core/server";
 import type { SessionManager } from "../sessions/session-manager";
 import type { AuthSettings } from "./auth-settings";
-import { OAUTH_SUBJECT_KEY, subjectOf, type SubjectPicker } from "./account-subject";
+import { subjectOf, type SubjectPicker } from "./account-subject";
 import type { SignInOutcome } from "./interactions";
 import { holdUntrustedErrorRedirects } from "./error-redirects";
 import { buildUrlsOnIssuer } from "./issuer-urls";
 import { metadataDocumentFetch } from "./metadata-document-fetch";
 import { BASE_SCOPE, providerConfiguration, ROUTES } from "./provider-configuration";
+import { signInPolicy } from "./sign-in-policy";
 import { checkSigningKeys } from "./signing-keys";
 import type { OAuthStorage } from "./storage";
 
@@ -20,11 +21,11 @@ import type { OAuthStorage } from "./storage";
 type OidcProvider = typeof import("oidc-provider", { with: { "resolution-mode": "import" } });
 
 /**
- * The built-in authorization server: oidc-provider, whose accounts are Herald sessions. Signing
- * in runs the app's sign-in action with a fresh session; the grant's account is that session's
- * id, and a token's calls get that session back, so the app's own sign-in checks apply to them.
- * Once the session ends (sign-out, password change, expiry) its tokens and refresh tokens do too.
- * Clients never see the session's id: the subject (`sub`) is the user's id the action returned.
+ * The built-in authorization server: oidc-provider, whose accounts are the app's users. Signing
+ * in runs the app's sign-in action with a fresh session; the account is the user's id the action
+ * returned (clients' `sub`, the same at every sign-in), and the grant's id is that session's, so
+ * a token's calls get that session back and the app's own sign-in checks apply to them. Once the
+ * session ends (sign-out, password change, expiry) its tokens and refresh tokens do too.
  */
 export class AuthorizationServer implements LocalAuthorizationServer {
   private readonly resources: ProtectedResource[] = [];
@@ -62,15 +63,14 @@ export class AuthorizationServer implements LocalAuthorizationServer {
   }
 
   private configuration() {
-    const { errors } = require("oidc-provider") as OidcProvider;
+    const { errors, interactionPolicy } = require("oidc-provider") as OidcProvider;
+    const sessionAlive = async (sessionId: string) => (await this.sessions().store.get(sessionId)) !== undefined;
     return providerConfiguration({
       settings: this.settings,
       storage: this.storage,
       resources: () => this.resources,
-      accountSubject: async (accountId) => {
-        const subject = (await this.sessions().store.get(accountId))?.[OAUTH_SUBJECT_KEY];
-        return typeof subject === "string" ? subject : undefined;
-      },
+      sessionAlive,
+      policy: signInPolicy(interactionPolicy, sessionAlive),
       errors,
       fetch: this.fetchDocument,
     });
@@ -99,15 +99,15 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     const provider = this.provider();
     const accessToken = await provider.AccessToken.find(token);
     // find() accepts a token a little past its expiry, for clock skew between servers; here there is one clock.
-    if (!accessToken || accessToken.isExpired || !accessToken.accountId) return undefined;
-    const session = await this.sessions().open(accessToken.accountId);
+    if (!accessToken || accessToken.isExpired || !accessToken.accountId || !accessToken.grantId) return undefined;
+    // The grant's id is the session its sign-in filled.
+    const session = await this.sessions().open(accessToken.grantId);
     if (session.unavailable) throw new TypedError({ message: "The session store is unavailable", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
-    const subject = session.id === undefined ? undefined : session.get<unknown>(OAUTH_SUBJECT_KEY);
-    if (typeof subject !== "string") return undefined;
+    if (session.id === undefined) return undefined;
     return {
       claims: {
         iss: this.issuer,
-        sub: subject,
+        sub: accessToken.accountId,
         client_id: accessToken.clientId,
         scope: accessToken.scope ?? "",
         aud: accessToken.aud,
@@ -138,7 +138,6 @@ export class AuthorizationServer implements LocalAuthorizationServer {
       const message = `${this.signInAction} named no user: return the user's id as \`user.id\` or \`id\`, or set oauth.subject`;
       return { error: new TypedError({ message, type: ErrorType.CONNECTION_SERVER_ERROR }) };
     }
-    await session.set(OAUTH_SUBJECT_KEY, subject);
-    return { accountId: session.id };
+    return { accountId: subject, sessionId: session.id };
   }
 }

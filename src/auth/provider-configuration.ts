@@ -1,4 +1,4 @@
-import type { Configuration, KoaContextWithOIDC } from "oidc-provider" with { "resolution-mode": "import" };
+import type { Configuration, interactionPolicy, KoaContextWithOIDC } from "oidc-provider" with { "resolution-mode": "import" };
 import type { ProtectedResource } from "../core/authorization-server";
 import { safeCompare } from "../core/safe-compare";
 import type { AuthSettings } from "./auth-settings";
@@ -34,8 +34,10 @@ export interface ProviderParts {
   settings: AuthSettings;
   storage: OAuthStorage;
   resources: () => readonly ProtectedResource[];
-  /** The user's id an account (a Herald session id) signed in, while that session lives. */
-  accountSubject(accountId: string): Promise<string | undefined>;
+  /** Whether a Herald session (the id of a grant: the session its sign-in filled) still signs someone in. */
+  sessionAlive(sessionId: string): Promise<boolean>;
+  /** The prompts (sign-in-policy.ts); oidc-provider's own when absent. */
+  policy?: interactionPolicy.Prompt[];
   errors: { InvalidTarget: new (description?: string) => Error };
   /** How client ID metadata documents are fetched (metadata-document-fetch.ts); oidc-provider's own when absent. */
   fetch?: typeof fetch;
@@ -88,12 +90,12 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
       Session: settings.refreshTokenTtl,
       IdToken: 600,
     },
-    // The account is the session, which its tokens end with; what clients see as `sub` is the user's id, the same at every sign-in.
-    findAccount: async (_ctx, accountId) => {
-      const subject = await parts.accountSubject(accountId);
-      return subject === undefined ? undefined : { accountId, claims: async () => ({ sub: subject }) };
+    // The account is the user, whose id clients see as `sub`; a code's or a token's grant is the session its sign-in filled, and ends with it.
+    findAccount: async (_ctx, accountId, token) => {
+      if (token?.grantId !== undefined && !(await parts.sessionAlive(token.grantId))) return undefined;
+      return { accountId, claims: async () => ({ sub: accountId }) };
     },
-    interactions: { url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    interactions: { ...(parts.policy ? { policy: parts.policy } : {}), url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
     // Public clients hold no secret and send no cookie to these endpoints: any origin may call them.
     clientBasedCORS: () => true,
     renderError: async (ctx: KoaContextWithOIDC, out) => {
