@@ -3,7 +3,8 @@ import type { Config } from "jest";
 type ProjectConfig = Exclude<NonNullable<Config["projects"]>[number], string>;
 
 const shared: ProjectConfig = {
-  testEnvironment: "node",
+  // Jest's Node environment, with Node's fetch dispatcher on the test's global object (see the file).
+  testEnvironment: "<rootDir>/test/support/node-environment.cjs",
   roots: ["<rootDir>/test"],
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/fixtures/"],
   transform: {

@@ -59,7 +59,7 @@ export class AuthorizationServerInitializer implements Initializer {
       store: () => container.resolve(RATE_LIMIT_STORE_TOKEN),
       callerAddress: (request) => herald.callerAddress(request),
     });
-    this.server = new AuthorizationServer(herald, settings, storage, app.oauth.signIn, () => container.resolve(SessionManager));
+    this.server = new AuthorizationServer(herald, settings, storage, app.oauth.signIn, () => container.resolve(SessionManager), app.oauth.subject);
     container.register(LOCAL_AUTHORIZATION_SERVER, { useValue: this.server });
   }
 
@@ -71,6 +71,7 @@ export class AuthorizationServerInitializer implements Initializer {
       throw new TypedError({ message: `oauth.signIn names the action "${this.herald.app.oauth!.signIn}", which the app does not have`, type: ErrorType.CONFIG_ERROR });
     }
     const fields = signInFields(signIn.action.inputs);
+    if (!this.generated.jwks) server.checkSigningKeys();
     let callback: ReturnType<ReturnType<typeof server.provider>["callback"]> | undefined;
     const serveProvider = (request: IncomingMessage, response: ServerResponse) => (callback ??= server.provider().callback())(request, response);
     const limits = this.requestLimits!;

@@ -18,6 +18,8 @@ const schema = z.object({
   OAUTH_ACCESS_TOKEN_TTL: seconds.default(3600),
   OAUTH_REFRESH_TOKEN_TTL: seconds.default(30 * 86_400),
   PUBLIC_URL: z.url().optional(),
+  /** Host names whose client ID metadata documents are fetched even at a special-use address (loopback, private…). */
+  OAUTH_CLIENT_METADATA_ALLOWED_HOSTS: zCommaList.optional(),
 });
 
 type Jwks = { keys: Record<string, unknown>[] };
@@ -37,6 +39,8 @@ export interface AuthSettings {
   refreshTokenTtl: number;
   publicUrl?: URL;
   limits: AuthLimits;
+  /** Hosts whose client ID metadata documents are fetched whatever address they resolve to; none by default. */
+  clientMetadataAllowedHosts?: string[];
 }
 
 function configError(message: string, key: string): TypedError {
@@ -99,5 +103,6 @@ export function readAuthSettings(config: HeraldConfig, logger?: Logger, kept: Ge
     refreshTokenTtl: env.OAUTH_REFRESH_TOKEN_TTL,
     limits: readAuthLimits(config, env.OAUTH_REFRESH_TOKEN_TTL),
     ...(env.PUBLIC_URL ? { publicUrl: new URL(env.PUBLIC_URL) } : {}),
+    clientMetadataAllowedHosts: env.OAUTH_CLIENT_METADATA_ALLOWED_HOSTS ?? [],
   };
 }

@@ -7,22 +7,31 @@ import { ErrorType, TypedError } from "../core/errors";
 import type { HeraldServer } from "../core/server";
 import type { SessionManager } from "../sessions/session-manager";
 import type { AuthSettings } from "./auth-settings";
+import { subjectOf, type SubjectPicker } from "./account-subject";
 import type { SignInOutcome } from "./interactions";
+import { holdUntrustedErrorRedirects } from "./error-redirects";
+import { buildUrlsOnIssuer } from "./issuer-urls";
+import { metadataDocumentFetch } from "./metadata-document-fetch";
 import { BASE_SCOPE, providerConfiguration, ROUTES } from "./provider-configuration";
+import { signInPolicy } from "./sign-in-policy";
+import { checkSigningKeys } from "./signing-keys";
 import type { OAuthStorage } from "./storage";
 
 /** oidc-provider is an ES module, which Node 22.12+ and 24 `require()`: loaded with the first request it serves. */
 type OidcProvider = typeof import("oidc-provider", { with: { "resolution-mode": "import" } });
 
 /**
- * The built-in authorization server: oidc-provider, whose accounts are Herald sessions. Signing
- * in runs the app's sign-in action with a fresh session; the grant's account is that session's
- * id, and a token's calls get that session back, so the app's own sign-in checks apply to them.
- * Once the session ends (sign-out, password change, expiry) its tokens and refresh tokens do too.
+ * The built-in authorization server: oidc-provider, whose accounts are the app's users. Signing
+ * in runs the app's sign-in action with a fresh session; the account is the user's id the action
+ * returned (clients' `sub`, the same at every sign-in), and the grant's id is that session's, so
+ * a token's calls get that session back and the app's own sign-in checks apply to them. Once the
+ * session ends (sign-out, password change, expiry) its tokens and refresh tokens do too.
  */
 export class AuthorizationServer implements LocalAuthorizationServer {
   private readonly resources: ProtectedResource[] = [];
   private built: Provider | undefined;
+  /** Kept for the process: it remembers the documents that failed. */
+  private readonly fetchDocument: typeof fetch;
 
   constructor(
     private readonly herald: HeraldServer,
@@ -30,7 +39,10 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     readonly storage: OAuthStorage,
     private readonly signInAction: string,
     private readonly sessions: () => SessionManager,
-  ) {}
+    private readonly pickSubject?: SubjectPicker,
+  ) {
+    this.fetchDocument = metadataDocumentFetch({ allowedHosts: settings.clientMetadataAllowedHosts ?? [] });
+  }
 
   /** The server's origin, at PUBLIC_URL when it is set: known once the server listens. */
   get issuer(): string {
@@ -43,21 +55,37 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     this.resources.push(resource);
   }
 
-  provider(): Provider {
-    if (this.built) return this.built;
-    const { Provider, errors } = require("oidc-provider") as OidcProvider;
-    const configuration = providerConfiguration({
+  /** Refuses, at boot, signing keys that oidc-provider would refuse at the first OAuth request. */
+  checkSigningKeys(): void {
+    const { Provider } = require("oidc-provider") as OidcProvider;
+    // The issuer plays no part in reading the keys: the server's own is not known before it listens.
+    checkSigningKeys(this.settings.jwks, () => new Provider("https://issuer.invalid", this.configuration()));
+  }
+
+  private configuration() {
+    const { errors, interactionPolicy } = require("oidc-provider") as OidcProvider;
+    const sessionAlive = async (sessionId: string) => (await this.sessions().store.get(sessionId)) !== undefined;
+    return providerConfiguration({
       settings: this.settings,
       storage: this.storage,
       resources: () => this.resources,
-      accountAlive: async (accountId) => (await this.sessions().store.get(accountId)) !== undefined,
+      sessionAlive,
+      policy: signInPolicy(interactionPolicy, sessionAlive),
       errors,
+      fetch: this.fetchDocument,
     });
-    const provider = new Provider(this.issuer, configuration);
+  }
+
+  provider(): Provider {
+    if (this.built) return this.built;
+    const { Provider } = require("oidc-provider") as OidcProvider;
+    const provider = new Provider(this.issuer, this.configuration());
     provider.use(async (ctx, next) => {
       if (ctx.path === ROUTES.authorization && ctx.method === "GET" && !ctx.query.scope) ctx.query = { ...ctx.query, scope: BASE_SCOPE };
       await next();
     });
+    holdUntrustedErrorRedirects(provider);
+    buildUrlsOnIssuer(provider, () => this.issuer);
     provider.proxy = this.herald.config.trustProxy !== false;
     const { logger } = this.herald;
     // Every invalid_grant reads the same to the client: the reason is only in the log.
@@ -71,13 +99,15 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     const provider = this.provider();
     const accessToken = await provider.AccessToken.find(token);
     // find() accepts a token a little past its expiry, for clock skew between servers; here there is one clock.
-    if (!accessToken || accessToken.isExpired || !accessToken.accountId) return undefined;
-    const session = await this.sessions().open(accessToken.accountId);
+    if (!accessToken || accessToken.isExpired || !accessToken.accountId || !accessToken.grantId) return undefined;
+    // The grant's id is the session its sign-in filled.
+    const session = await this.sessions().open(accessToken.grantId);
     if (session.unavailable) throw new TypedError({ message: "The session store is unavailable", type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE });
     if (session.id === undefined) return undefined;
     return {
       claims: {
         iss: this.issuer,
+        sub: accessToken.accountId,
         client_id: accessToken.clientId,
         scope: accessToken.scope ?? "",
         aud: accessToken.aud,
@@ -103,6 +133,11 @@ export class AuthorizationServer implements LocalAuthorizationServer {
     if (session.id === undefined) {
       return { error: new TypedError({ message: `${this.signInAction} signed no one in: it left the session empty`, type: ErrorType.CONNECTION_SERVER_ERROR }) };
     }
-    return { accountId: session.id };
+    const subject = subjectOf(result.response, this.pickSubject);
+    if (subject === undefined) {
+      const message = `${this.signInAction} named no user: return the user's id as \`user.id\` or \`id\`, or set oauth.subject`;
+      return { error: new TypedError({ message, type: ErrorType.CONNECTION_SERVER_ERROR }) };
+    }
+    return { accountId: subject, sessionId: session.id };
   }
 }

@@ -5,8 +5,8 @@ import { INTERACTION_PATH } from "./provider-configuration";
 import { renderConsentPage, renderErrorPage, renderSignInPage, type FormField } from "./pages";
 import { paramsFromForm, refilledFields } from "./sign-in-form";
 
-/** What running the app's sign-in action gave: the account (its session's id), or the error to show on the form. */
-export type SignInOutcome = { accountId: string } | { error: TypedError };
+/** What running the app's sign-in action gave: the account (the user's id) and the session it filled, or the error to show on the form. */
+export type SignInOutcome = { accountId: string; sessionId: string } | { error: TypedError };
 
 export interface InteractionParts {
   provider: () => Provider;
@@ -34,6 +34,12 @@ function allowRedirectTo(response: ServerResponse, redirectUri: unknown): void {
   if (!target || typeof policy !== "string") return;
   const source = target.protocol === "http:" || target.protocol === "https:" ? target.origin : target.protocol;
   response.setHeader("Content-Security-Policy", policy.replace("form-action 'self'", `form-action 'self' ${source}`));
+}
+
+/** Each sign-in starts a grant of its own, whose id is the session it filled: its tokens find that session, and end with it. */
+async function newGrant(provider: Provider, signedIn: { accountId: string; sessionId: string }, clientId: string): Promise<string> {
+  const grant = new provider.Grant({ jti: signedIn.sessionId, accountId: signedIn.accountId, clientId } as ConstructorParameters<Provider["Grant"]>[0]);
+  return grant.save();
 }
 
 function send(response: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
@@ -99,7 +105,8 @@ export async function handleInteraction(parts: InteractionParts, request: Incomi
       const { status, headers } = signInRefusal(outcome.error);
       return send(response, status, renderSignInPage({ action, clientName, fields, error: outcome.error.message }), headers);
     }
-    return provider.interactionFinished(request, response, { login: { accountId: outcome.accountId } }, { mergeWithLastSubmission: false });
+    const grantId = await newGrant(provider, outcome, String(params.client_id));
+    return provider.interactionFinished(request, response, { login: { accountId: outcome.accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
   }
   if (prompt.name === "consent" && step === "confirm") {
     if (form.get("decision") !== "allow") {

@@ -1,4 +1,4 @@
-import type { Configuration, KoaContextWithOIDC } from "oidc-provider" with { "resolution-mode": "import" };
+import type { Configuration, interactionPolicy, KoaContextWithOIDC } from "oidc-provider" with { "resolution-mode": "import" };
 import type { ProtectedResource } from "../core/authorization-server";
 import { safeCompare } from "../core/safe-compare";
 import type { AuthSettings } from "./auth-settings";
@@ -35,10 +35,12 @@ export interface ProviderParts {
   settings: AuthSettings;
   storage: OAuthStorage;
   resources: () => readonly ProtectedResource[];
-  /** Whether the account (a Herald session id) still signs someone in. */
-  accountAlive(accountId: string): Promise<boolean>;
+  /** Whether a Herald session (the id of a grant: the session its sign-in filled) still signs someone in. */
+  sessionAlive(sessionId: string): Promise<boolean>;
+  /** The prompts (sign-in-policy.ts); oidc-provider's own when absent. */
+  policy?: interactionPolicy.Prompt[];
   errors: { InvalidTarget: new (description?: string) => Error; InvalidClientMetadata: new (description: string) => Error };
-  /** How client ID metadata documents are fetched; oidc-provider's own (https, no private addresses) when absent. */
+  /** How client ID metadata documents are fetched (metadata-document-fetch.ts); oidc-provider's own when absent. */
   fetch?: typeof fetch;
 }
 
@@ -49,7 +51,7 @@ export interface ProviderParts {
  */
 export function providerConfiguration(parts: ProviderParts): Configuration {
   const { settings, storage, resources } = parts;
-  const resourceFor = (indicator: string) => resources().find((resource) => resource.url() === indicator);
+  const resourceFor = (indicator: string) => resources().find((resource) => resource.url() === indicator || resource.identifies?.(indicator));
   const scopes = () => [...new Set(resources().flatMap((resource) => resource.scopes))];
   return {
     adapter: (name: string) => storage.adapter(name),
@@ -91,8 +93,12 @@ export function providerConfiguration(parts: ProviderParts): Configuration {
       Session: settings.refreshTokenTtl,
       IdToken: 600,
     },
-    findAccount: async (_ctx, sub) => ((await parts.accountAlive(sub)) ? { accountId: sub, claims: async () => ({ sub }) } : undefined),
-    interactions: { url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    // The account is the user, whose id clients see as `sub`; a code's or a token's grant is the session its sign-in filled, and ends with it.
+    findAccount: async (_ctx, accountId, token) => {
+      if (token?.grantId !== undefined && !(await parts.sessionAlive(token.grantId))) return undefined;
+      return { accountId, claims: async () => ({ sub: accountId }) };
+    },
+    interactions: { ...(parts.policy ? { policy: parts.policy } : {}), url: async (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
     // Public clients hold no secret and send no cookie to these endpoints: any origin may call them.
     clientBasedCORS: () => true,
     renderError: async (ctx: KoaContextWithOIDC, out) => {

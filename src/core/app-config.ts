@@ -23,6 +23,11 @@ export interface AppConfig {
 export interface OAuthAppConfig {
   /** The action that signs a user in by populating the connection's session (`session:create`); its inputs make the sign-in page. */
   signIn: string;
+  /**
+   * Reads the signed-in user's id from the sign-in action's result: clients see it as `sub`.
+   * By default the result's `user.id`, else its `id`.
+   */
+  subject?: (result: unknown) => string | number | undefined;
 }
 
 export interface ResolvedAppConfig {

@@ -1,10 +1,15 @@
 import type { InjectionToken } from "tsyringe";
 import type { ConnectionSession } from "./connection";
 
+/** How long a client or a proxy may keep an OAuth metadata document: it changes with a deploy, not per request. */
+export const METADATA_CACHE_CONTROL = "public, max-age=300";
+
 /** A resource the built-in authorization server issues tokens for: the MCP endpoint, for one. */
 export interface ProtectedResource {
   /** Its identifier (RFC 8707), read at each request: the server's URL is known only once it listens. */
   url(): string;
+  /** Whether a resource indicator names it otherwise than `url()` does (in development, another loopback spelling). */
+  identifies?(indicator: string): boolean;
   /** The scopes a token for it may carry. */
   scopes: readonly string[];
 }

@@ -25,7 +25,7 @@ beforeAll(async () => {
       settings: { jwks: { keys: [{ ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), alg: "ES256", kid: "k" }] }, cookieSecrets: ["a-cookie-secret-of-at-least-32-characters"], generated: {}, redisPrefix: "", accessTokenTtl: 60, refreshTokenTtl: 600, limits: readAuthLimits({ raw: {} }, 600) },
       storage: new MemoryOAuthStorage(),
       resources: () => [{ url: () => `${base}/mcp`, scopes: [] }],
-      accountAlive: async () => true,
+      sessionAlive: async () => true,
       errors,
       // Documents live at https URLs; these are served from memory instead of the network.
       fetch: async (url) => {

@@ -6,7 +6,7 @@ import { RUN_MODE } from "../../core/constants";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { McpCatalog } from "./catalog";
-import { LOCAL_AUTHORIZATION_SERVER } from "../../core/authorization-server";
+import { LOCAL_AUTHORIZATION_SERVER, METADATA_CACHE_CONTROL } from "../../core/authorization-server";
 import { localOAuthSettings, readMcpSettings, type McpSettings } from "./settings";
 import type { McpResourceServer } from "./oauth/resource-server";
 import type { StreamableHttpEndpoint } from "./streamable-http";
@@ -34,7 +34,11 @@ export class McpInitializer implements Initializer {
     if (!settings.oauth && container.isRegistered(LOCAL_AUTHORIZATION_SERVER, true)) {
       const local = container.resolve(LOCAL_AUTHORIZATION_SERVER);
       settings.oauth = localOAuthSettings(local);
-      local.protect({ url: () => this.resourceServerFor(catalog, settings)!.resource.href, scopes: catalog.scopes });
+      local.protect({
+        url: () => this.resourceServerFor(catalog, settings)!.resource.href,
+        identifies: (indicator) => this.resourceServerFor(catalog, settings)!.identifies(indicator),
+        scopes: catalog.scopes,
+      });
     }
     this.herald.httpMounts.push({
       path: settings.path,
@@ -54,11 +58,13 @@ export class McpInitializer implements Initializer {
   /** RFC 9728: at the site root, and with the endpoint's path after it (`…/oauth-protected-resource/mcp`). */
   private serveMetadata(request: IncomingMessage, response: ServerResponse, resourceServer: McpResourceServer): void {
     const path = (request.url ?? "/").split("?")[0];
-    const known = path === PROTECTED_RESOURCE_METADATA || path === new URL(resourceServer.metadataUrl).pathname;
+    const { host } = request.headers;
+    const known = path === PROTECTED_RESOURCE_METADATA || path === new URL(resourceServer.metadataUrl(host)).pathname;
     const status = !known ? 404 : request.method === "GET" || request.method === "HEAD" ? 200 : 405;
-    const body = status === 200 ? resourceServer.metadata() : { error: status === 404 ? "not_found" : "method_not_allowed" };
+    const body = status === 200 ? resourceServer.metadata(host) : { error: status === 404 ? "not_found" : "method_not_allowed" };
     response.writeHead(status, {
       "Content-Type": "application/json",
+      ...(status === 200 ? { "Cache-Control": METADATA_CACHE_CONTROL } : {}),
       // Browser-based MCP clients read it from another origin.
       "Access-Control-Allow-Origin": "*",
       ...(status === 405 ? { Allow: "GET, HEAD" } : {}),
@@ -70,7 +76,8 @@ export class McpInitializer implements Initializer {
     if (!settings.oauth) return undefined;
     if (this.resourceServer) return this.resourceServer;
     const { McpResourceServer } = require("./oauth/resource-server") as typeof import("./oauth/resource-server");
-    this.resourceServer = new McpResourceServer({ ...settings, oauth: settings.oauth }, () => this.herald.url ?? `http://${this.herald.config.host}`, catalog.scopes);
+    const serverUrl = () => this.herald.url ?? `http://${this.herald.config.host}`;
+    this.resourceServer = new McpResourceServer({ ...settings, oauth: settings.oauth }, serverUrl, catalog.scopes, this.herald.config.production);
     return this.resourceServer;
   }
 

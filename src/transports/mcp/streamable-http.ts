@@ -125,10 +125,10 @@ export class StreamableHttpEndpoint {
     request: IncomingMessage & { body?: unknown; auth?: AuthInfo },
     response: ServerResponse,
   ): Promise<ConnectionAuth | undefined | false> {
-    const verified = await resourceServer.authenticate(request.headers.authorization);
+    const verified = await resourceServer.authenticate(request.headers.authorization, request.headers.host);
     if (verified instanceof Response) return writeWebResponse(response, verified).then(() => false as const);
     const needed = this.catalog.scopesNeededBy(request.body);
-    const challenge = needed && resourceServer.challengeFor(needed.name, needed.scopes, verified);
+    const challenge = needed && resourceServer.challengeFor(needed.name, needed.scopes, verified, request.headers.host);
     if (challenge) return writeWebResponse(response, challenge).then(() => false as const);
     if (!verified) return undefined;
     // toNodeHandler hands `request.auth` to the SDK, as ctx.http.authInfo.
@@ -176,7 +176,7 @@ export class StreamableHttpEndpoint {
     const store = requestCaller.getStore();
     if (!store?.signIn || !this.resourceServer) return answer;
     const body = await answer.arrayBuffer();
-    if (store.signIn.needed) return this.resourceServer.signInChallenge(store.signIn.tool);
+    if (store.signIn.needed) return this.resourceServer.signInChallenge(store.signIn.tool, store.headers.host);
     return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
 

@@ -20,7 +20,7 @@ export async function registerClient(base: string, metadata: Record<string, unkn
 }
 
 /** A browser reduced to what the authorization flow needs: cookies by name, redirects followed by hand. */
-class CookieJar {
+export class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   header(): string {
@@ -40,10 +40,15 @@ export interface AuthorizeOptions {
   base: string;
   clientId: string;
   challenge: string;
-  credentials: { email: string; password: string };
+  /** The sign-in form's fields, by name. */
+  credentials: Record<string, string>;
   redirectUri?: string;
   resource?: string;
   decision?: "allow" | "deny";
+  /** The scopes asked for; the server gives `mcp` to a request that names none. */
+  scope?: string;
+  /** The browser's cookies, kept for a later request of the same browser. */
+  jar?: CookieJar;
 }
 
 /**
@@ -52,7 +57,7 @@ export interface AuthorizeOptions {
  * when something else ends the walk.
  */
 export async function authorize(options: AuthorizeOptions): Promise<URL | Response> {
-  const jar = new CookieJar();
+  const jar = options.jar ?? new CookieJar();
   const query = new URLSearchParams({
     client_id: options.clientId,
     response_type: "code",
@@ -61,32 +66,44 @@ export async function authorize(options: AuthorizeOptions): Promise<URL | Respon
     code_challenge_method: "S256",
     state: randomBytes(8).toString("hex"),
     resource: options.resource ?? `${options.base}/mcp`,
+    ...(options.scope ? { scope: options.scope } : {}),
   });
-  let next: { url: string; form?: URLSearchParams } | undefined = { url: `${options.base}/oauth/authorize?${query}` };
+  return walk(new URL(`${options.base}/oauth/authorize?${query}`), options.credentials, jar, options.decision);
+}
+
+/** Walks from an authorization URL to the redirect back to the client, or the last answer. */
+async function walk(start: URL, credentials: Record<string, string>, jar: CookieJar, decision: "allow" | "deny" = "allow"): Promise<URL | Response> {
+  const base = start.origin;
+  let next: { url: string; form?: URLSearchParams } | undefined = { url: start.href };
   for (let hop = 0; next && hop < 12; hop++) {
     const response: Response = await fetch(next.url, {
       method: next.form ? "POST" : "GET",
       redirect: "manual",
-      headers: { Cookie: jar.header(), Origin: options.base, ...(next.form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+      headers: { Cookie: jar.header(), Origin: base, ...(next.form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
       ...(next.form ? { body: next.form } : {}),
     });
     jar.take(response);
     const location = response.headers.get("location");
     if (location) {
       const target: URL = new URL(location, next.url);
-      if (target.origin !== options.base) return target;
+      if (target.origin !== base) return target;
       next = { url: target.href };
       continue;
     }
     const html = await response.clone().text();
     const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
     if (response.status !== 200 || !action) return response;
-    const form = action.endsWith("/login")
-      ? new URLSearchParams(options.credentials)
-      : new URLSearchParams({ decision: options.decision ?? "allow" });
-    next = { url: new URL(action.replaceAll("&amp;", "&"), options.base).href, form };
+    const form = action.endsWith("/login") ? new URLSearchParams(credentials) : new URLSearchParams({ decision });
+    next = { url: new URL(action.replaceAll("&amp;", "&"), base).href, form };
   }
   throw new Error("the authorization did not end in a redirect");
+}
+
+/** Signs in and allows at an authorization URL an MCP client made, as a browser would: the redirect back to the client. */
+export async function signInAt(authorizationUrl: URL, credentials: Record<string, string>): Promise<URL> {
+  const end = await walk(authorizationUrl, credentials, new CookieJar());
+  if (!(end instanceof URL)) throw new Error(`the sign-in ended at ${end.status}: ${await end.text()}`);
+  return end;
 }
 
 export async function tokenRequest(base: string, params: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {

@@ -9,6 +9,7 @@ import {
   type OAuthProtectedResourceMetadata,
 } from "@modelcontextprotocol/server";
 import type { ConnectionAuth } from "../../../core/connection";
+import { asRequestSpellsIt } from "../../../core/loopback-names";
 import type { McpSettings, OAuthSettings } from "../settings";
 import { AccessTokenVerifier } from "./token-verifier";
 
@@ -27,6 +28,7 @@ export class McpResourceServer {
     private readonly settings: McpSettings & { oauth: OAuthSettings },
     private readonly serverUrl: () => string,
     private readonly scopesSupported: readonly string[],
+    private readonly production: boolean,
   ) {
     this.verifier = new AccessTokenVerifier(settings.oauth, () => this.resource);
   }
@@ -36,38 +38,57 @@ export class McpResourceServer {
     return new URL(this.settings.path, this.settings.publicUrl ?? this.serverUrl());
   }
 
-  get metadataUrl(): string {
-    return getOAuthProtectedResourceMetadataUrl(this.resource);
+  /**
+   * The resource identifier under the `Host` a request names. In development without PUBLIC_URL,
+   * a client set up with `localhost` and one set up with `127.0.0.1` each get the spelling they
+   * asked for (the SDKs refuse metadata naming another); everywhere else, the one identifier.
+   */
+  resourceFor(host: string | undefined): URL {
+    if (this.production || this.settings.publicUrl) return this.resource;
+    return asRequestSpellsIt(this.resource, host);
   }
 
-  metadata(): OAuthProtectedResourceMetadata {
+  /** Whether a resource indicator names this endpoint: its identifier, or in development another loopback spelling of it. */
+  identifies(indicator: string): boolean {
+    const url = URL.parse(indicator);
+    return url !== null && this.resourceFor(url.host).href === url.href;
+  }
+
+  metadataUrl(host?: string): string {
+    return getOAuthProtectedResourceMetadataUrl(this.resourceFor(host));
+  }
+
+  metadata(host?: string): OAuthProtectedResourceMetadata {
     return {
-      resource: this.resource.href,
+      resource: this.resourceFor(host).href,
       authorization_servers: [this.settings.oauth.issuer],
       bearer_methods_supported: ["header"],
       ...(this.scopesSupported.length ? { scopes_supported: [...this.scopesSupported] } : {}),
     };
   }
 
-  /** The verified token of a request that sent one, undefined for one that sent none, or the 401 to answer. */
-  async authenticate(authorization: string | undefined): Promise<AuthInfo | undefined | Challenge> {
+  /** The verified token of a request that sent one, undefined for one that sent none, or the 401 to answer; `host` is the request's. */
+  async authenticate(authorization: string | undefined, host?: string): Promise<AuthInfo | undefined | Challenge> {
     if (authorization === undefined) return undefined;
+    const resource = this.resourceFor(host);
+    const resourceMetadataUrl = this.metadataUrl(host);
+    const verifier = { verifyAccessToken: (token: string) => this.verifier.verifyAccessToken(token, resource) };
     try {
-      return await verifyBearerToken(authorization, { verifier: this.verifier, resourceMetadataUrl: this.metadataUrl });
+      return await verifyBearerToken(authorization, { verifier, resourceMetadataUrl });
     } catch (error) {
-      return bearerAuthChallengeResponse(error, { resourceMetadataUrl: this.metadataUrl });
+      return bearerAuthChallengeResponse(error, { resourceMetadataUrl });
     }
   }
 
   /** For a tool whose action refused a caller without a token as not signed in: the 401 to sign in from. */
-  signInChallenge(toolName: string): Challenge {
-    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), { resourceMetadataUrl: this.metadataUrl });
+  signInChallenge(toolName: string, host?: string): Challenge {
+    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), { resourceMetadataUrl: this.metadataUrl(host) });
   }
 
   /** For a tool that needs `scopes`: nothing when the token has them, else the 401 (no token) or 403 (too few scopes). */
-  challengeFor(toolName: string, scopes: readonly string[], auth: AuthInfo | undefined): Challenge | undefined {
+  challengeFor(toolName: string, scopes: readonly string[], auth: AuthInfo | undefined, host?: string): Challenge | undefined {
     if (scopes.length === 0) return undefined;
-    const options = { requiredScopes: [...scopes], resourceMetadataUrl: this.metadataUrl };
+    const options = { requiredScopes: [...scopes], resourceMetadataUrl: this.metadataUrl(host) };
     if (!auth) return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), options);
     const missing = scopes.filter((scope) => !auth.scopes.includes(scope));
     if (missing.length === 0) return undefined;

@@ -67,23 +67,24 @@ export class AccessTokenVerifier implements OAuthTokenVerifier {
     private readonly resource: () => URL,
   ) {}
 
-  async verifyAccessToken(token: string): Promise<AuthInfo> {
-    if (this.settings.local) return this.verifyLocal(token);
+  /** `resource` is this server's identifier as the request spells it (another loopback spelling, in development). */
+  async verifyAccessToken(token: string, resource: URL = this.resource()): Promise<AuthInfo> {
+    if (this.settings.local) return this.verifyLocal(token, resource);
     const looksLikeJwt = token.split(".").length === 3;
-    if (!looksLikeJwt && this.settings.introspection) return this.introspect(token);
+    if (!looksLikeJwt && this.settings.introspection) return this.introspect(token, resource);
     if (!looksLikeJwt) throw invalid("The access token is not a JWT, and no introspection endpoint is configured");
-    return this.verifyJwt(token);
+    return this.verifyJwt(token, resource);
   }
 
   /** A token of the built-in authorization server, looked up in its storage; the call gets the session it signed in. */
-  private async verifyLocal(token: string): Promise<AuthInfo> {
+  private async verifyLocal(token: string, resource: URL): Promise<AuthInfo> {
     const issued = await this.settings.local!.verifyAccessToken(token);
     if (!issued) throw invalid("The access token is not active");
-    const info = authInfoOf(token, issued.claims, this.resource());
+    const info = authInfoOf(token, issued.claims, resource);
     return { ...info, extra: { ...info.extra, session: issued.session } };
   }
 
-  private async verifyJwt(token: string): Promise<AuthInfo> {
+  private async verifyJwt(token: string, resource: URL): Promise<AuthInfo> {
     const jose = require("jose") as Jose;
     this.jwks ??= (this.settings.jwksUrl ? Promise.resolve(this.settings.jwksUrl) : discoverJwksUrl(this.settings.issuer)).then(
       (url) => jose.createRemoteJWKSet(new URL(url)) as never,
@@ -96,10 +97,10 @@ export class AccessTokenVerifier implements OAuthTokenVerifier {
       if (error instanceof OAuthError) throw error;
       throw invalid(error instanceof jose.errors.JWTExpired ? "The access token has expired" : "The access token is not valid");
     }
-    return authInfoOf(token, claims, this.resource());
+    return authInfoOf(token, claims, resource);
   }
 
-  private async introspect(token: string): Promise<AuthInfo> {
+  private async introspect(token: string, resource: URL): Promise<AuthInfo> {
     const { url, clientId, clientSecret } = this.settings.introspection!;
     const response = await fetch(url, {
       method: "POST",
@@ -117,6 +118,6 @@ export class AccessTokenVerifier implements OAuthTokenVerifier {
     if (claims.active !== true) throw invalid("The access token is not active");
     if (typeof claims.iss === "string" && !safeCompare(claims.iss, this.settings.issuer)) throw invalid("The access token is from another issuer");
     if (typeof claims.exp !== "number") throw invalid("The access token has no expiry");
-    return authInfoOf(token, claims, this.resource());
+    return authInfoOf(token, claims, resource);
   }
 }

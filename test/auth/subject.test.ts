@@ -1,0 +1,78 @@
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport, type InputRequiredResult } from "@modelcontextprotocol/client";
+import { serverUrl, useTestServer } from "herald/testing";
+import { authorize, CookieJar, pkcePair, REDIRECT_URI, registerClient, tokenRequest } from "./support/oauth-flow";
+
+// An app that is its own authorization server, whose sign-in names the user `user-<name>`.
+useTestServer({ appDir: join(__dirname, "../fixtures/apps/mcp-ask-oauth"), env: { REDIS_URL: "", LOG_LEVEL: "fatal" } });
+
+const clients: Client[] = [];
+afterAll(() => Promise.all(clients.map((client) => client.close())));
+
+/** Signs `name` in for the client, as a browser does, and redeems the code: the token response. */
+async function signIn(clientId: string, name: string, scope?: string, jar?: CookieJar): Promise<Record<string, unknown>> {
+  const base = serverUrl();
+  const { verifier, challenge } = pkcePair();
+  const redirect = await authorize({ base, clientId, challenge, credentials: { name }, ...(scope ? { scope } : {}), ...(jar ? { jar } : {}) });
+  if (!(redirect instanceof URL)) throw new Error(`no redirect: ${redirect.status} ${await redirect.text()}`);
+  const tokens = await tokenRequest(base, { grant_type: "authorization_code", code: redirect.searchParams.get("code")!, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI });
+  expect(tokens.status).toBe(200);
+  return tokens.body;
+}
+
+/** A 2026-07-28 client calling with the token; an input_required result comes back as it is. */
+async function clientWith(token: string): Promise<Client> {
+  const client = new Client(
+    { name: "subject", version: "1.0.0" },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: false } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${serverUrl()}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  clients.push(client);
+  return client;
+}
+
+function claimsOf(idToken: unknown): Record<string, unknown> {
+  return JSON.parse(Buffer.from(String(idToken).split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+}
+
+test("the ID token's sub is the user's id from the sign-in action, the same at every sign-in", async () => {
+  const clientId = await registerClient(serverUrl());
+  const first = await signIn(clientId, "alice", "openid mcp");
+  const second = await signIn(clientId, "alice", "openid mcp");
+  expect(claimsOf(first.id_token).sub).toBe("user-alice");
+  expect(claimsOf(second.id_token).sub).toBe("user-alice");
+  expect(claimsOf((await signIn(clientId, "bob", "openid mcp")).id_token).sub).toBe("user-bob");
+});
+
+test("a token's calls carry the user's id as their subject", async () => {
+  const clientId = await registerClient(serverUrl());
+  const alice = await clientWith((await signIn(clientId, "alice")).access_token as string);
+  const asked = (await alice.callTool({ name: "ask-note", arguments: {} }, { allowInputRequired: true })) as unknown as InputRequiredResult;
+  expect(asked.resultType).toBe("input_required");
+  const retry = { name: "ask-note", arguments: {}, inputResponses: { note: { action: "accept", content: { text: "hi" } } }, requestState: asked.requestState };
+  const answered = await alice.callTool(retry);
+  expect(answered.structuredContent).toEqual({ user: "alice", subject: "user-alice", note: "hi" });
+});
+
+test("another user of the same client cannot replay a user's requestState; the same user, signed in again, can", async () => {
+  const clientId = await registerClient(serverUrl());
+  const alice = await clientWith((await signIn(clientId, "alice")).access_token as string);
+  const bob = await clientWith((await signIn(clientId, "bob")).access_token as string);
+  const asked = (await alice.callTool({ name: "ask-note", arguments: {} }, { allowInputRequired: true })) as unknown as InputRequiredResult;
+  const retry = { name: "ask-note", arguments: {}, inputResponses: { note: { action: "accept", content: { text: "from bob" } } }, requestState: asked.requestState };
+  await expect(bob.callTool(retry)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid or expired requestState") });
+  const aliceAgain = await clientWith((await signIn(clientId, "alice")).access_token as string);
+  expect((await aliceAgain.callTool(retry)).structuredContent).toEqual({ user: "alice", subject: "user-alice", note: "from bob" });
+});
+
+test("a browser signed in for one client signs in again for another, and that client's token works", async () => {
+  const jar = new CookieJar();
+  const first = await registerClient(serverUrl());
+  const second = await registerClient(serverUrl());
+  expect(claimsOf((await signIn(first, "alice", "openid mcp", jar)).id_token).sub).toBe("user-alice");
+  const tokens = await signIn(second, "alice", "openid mcp", jar);
+  expect(claimsOf(tokens.id_token).sub).toBe("user-alice");
+  const alice = await clientWith(tokens.access_token as string);
+  const asked = (await alice.callTool({ name: "ask-note", arguments: {} }, { allowInputRequired: true })) as unknown as InputRequiredResult;
+  expect(asked.resultType).toBe("input_required");
+});
