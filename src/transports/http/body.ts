@@ -91,6 +91,21 @@ function assertUtf8(req: IncomingMessage): void {
   if (charset && charset !== "utf-8" && charset !== "utf8") throw malformedBody(`Unsupported charset "${charset}": send utf-8`);
 }
 
+/**
+ * UTF-8 that is not valid is refused rather than read with U+FFFD in place of its bytes, which
+ * would store something other than what was sent. A byte order mark is kept, as Buffer's decoding
+ * keeps it, so that JSON.parse refuses it as before.
+ */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch (error) {
+    throw malformedBody("The request body is not valid UTF-8", error);
+  }
+}
+
 function parseJson(text: string): unknown {
   if (text.length === 0) return undefined;
   try {
@@ -129,7 +144,7 @@ async function readBodyForParse(req: IncomingMessage, res: ServerResponse, limit
 export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<unknown> {
   const bytes = await readBodyForParse(req, res, limits);
   assertJsonTextBounds(bytes, limits.paramsBounds);
-  return parseJson(bytes.toString("utf8"));
+  return parseJson(decodeUtf8(bytes));
 }
 
 async function readJsonFields(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<RequestBody> {
@@ -141,7 +156,7 @@ async function readJsonFields(req: IncomingMessage, res: ServerResponse, limits:
 async function readFormFields(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<RequestBody> {
   const bytes = await readBodyForParse(req, res, limits);
   // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
-  return { fields: parseForm(bytes.toString("utf8"), undefined, undefined, { maxKeys: 0 }), files: NO_FILES };
+  return { fields: parseForm(decodeUtf8(bytes), undefined, undefined, { maxKeys: 0 }), files: NO_FILES };
 }
 
 async function readMultipart(req: IncomingMessage, res: ServerResponse, parser: RequestHandler, limit: number): Promise<RequestBody> {
