@@ -10,7 +10,7 @@
  *   npm run soak:floods -- --flood=bodies --bodies=60 --sockets=50 --messages=2000
  */
 import { randomBytes } from "node:crypto";
-import { request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import WebSocket from "ws";
@@ -131,26 +131,49 @@ function wideBody(bytes: number): Buffer {
   return Buffer.from(`{"body":"flood","data":{${Array.from({ length: groups }, (_, index) => `"g${index}":${group}`).join(",")}}}`);
 }
 
-function putBody(url: string, body: Buffer): Promise<number | string> {
+/** A raw connection from the attacker's address, its answer's status once the server closed it. */
+interface RawRequest {
+  socket: Socket;
+  status: Promise<number | string>;
+}
+
+function openRaw(url: string, head: string, first: Buffer): Promise<RawRequest> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const sent = request(
-      { host: hostname, port, path: "/api/message", method: "PUT", localAddress: ATTACKER, timeout: FLOOD_DEADLINE_MS, headers: { "content-type": "application/json", "content-length": body.length } },
-      (response) => {
-        response.resume();
-        response.on("end", () => resolve(response.statusCode ?? 0));
-      },
-    );
-    sent.on("timeout", () => sent.destroy(new Error("timeout")));
-    sent.on("error", (error) => resolve((error as NodeJS.ErrnoException).code ?? error.message));
-    sent.end(body);
+  return new Promise((resolveOpen, rejectOpen) => {
+    const socket = connect({ host: hostname, port: Number(port), localAddress: ATTACKER });
+    const status = new Promise<number | string>((resolve) => {
+      let answer = "";
+      socket.setTimeout(FLOOD_DEADLINE_MS, () => socket.destroy(new Error("timeout")));
+      socket.on("data", (chunk: Buffer) => {
+        if (answer.length < 64) answer += chunk.toString("latin1");
+      });
+      socket.on("close", () => resolve(Number(answer.split(" ")[1]) || "closed without an answer"));
+      socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+    socket.once("connect", () => {
+      socket.write(head);
+      socket.write(first, () => resolveOpen({ socket, status }));
+    });
+    socket.once("error", rejectOpen);
   });
 }
 
+function putBody(url: string, body: Buffer): Promise<number | string> {
+  const head = `PUT /api/message HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  return openRaw(url, head, body).then((request) => request.status);
+}
+
+/**
+ * Every body is sent but its last byte; once all of them are, the last bytes go together, so
+ * that the bodies are complete at once, as an attacker would have them.
+ */
 async function bodiesFlood(url: string, bodies: number): Promise<string> {
   const body = wideBody(MIB - 4096);
-  const statuses = await Promise.all(Array.from({ length: bodies }, () => putBody(url, body)));
-  return `body of ${(body.length / MIB).toFixed(2)} MiB, 9,000 values; answers: ${tally(statuses)}`;
+  const head = `PUT /api/message HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  const requests = await Promise.all(Array.from({ length: bodies }, () => openRaw(url, head, body.subarray(0, -1))));
+  for (const request of requests) request.socket.write(body.subarray(-1));
+  const statuses = await Promise.all(requests.map((request) => request.status));
+  return `body of ${(body.length / MIB).toFixed(2)} MiB, 9,000 values, last bytes sent together; answers: ${tally(statuses)}`;
 }
 
 interface FloodReport {
