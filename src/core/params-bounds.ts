@@ -44,6 +44,15 @@ export function tooDeep(): TypedError {
   });
 }
 
+/** A string that is not well-formed Unicode: a lone surrogate, as a `\ud800` escape in JSON brings. */
+export function notWellFormed(): TypedError {
+  return new TypedError({
+    message: "Params may hold only well-formed Unicode text: a lone surrogate (such as \\ud800) is refused",
+    type: ErrorType.CONNECTION_ACTION_PARAM_FORMATTING,
+    key: "params",
+  });
+}
+
 export function tooMany(what: string, most: number): TypedError {
   return new TypedError({
     message: `Params may hold at most ${most} ${what}`,
@@ -66,10 +75,16 @@ class ValueCount {
 /**
  * The one walk over params: depth, keys per object and values in all are checked at each
  * object or array before its children are visited, so hostile input costs at most one bounded
- * pass. With `copy`, the answer is a copy as ordinary objects and arrays without the prototype
- * keys; other values (strings, numbers, uploaded `File`s) are kept as they are.
+ * pass; every string and key must be well-formed Unicode, since a lone surrogate cannot be stored
+ * or sent on as UTF-8 without becoming U+FFFD. With `copy`, the answer is a copy as ordinary
+ * objects and arrays without the prototype keys; other values (strings, numbers, uploaded
+ * `File`s) are kept as they are.
  */
 function walk(value: unknown, depth: number, bounds: ParamsBounds, values: ValueCount, copy: boolean): unknown {
+  if (typeof value === "string") {
+    if (!value.isWellFormed()) throw notWellFormed();
+    return value;
+  }
   const isArray = Array.isArray(value);
   if (!isArray && !(copy ? isPlainRecord(value) : value !== null && typeof value === "object")) return value;
   if (depth >= MAX_PARAMS_DEPTH) throw tooDeep();
@@ -85,6 +100,7 @@ function walk(value: unknown, depth: number, bounds: ParamsBounds, values: Value
   const keys = Object.keys(record);
   if (keys.length > bounds.maxKeys) throw tooMany("keys in one object", bounds.maxKeys);
   values.add(keys.length);
+  for (const key of keys) if (!key.isWellFormed()) throw notWellFormed();
   if (!copy) {
     for (const key of keys) walk(record[key], depth + 1, bounds, values, false);
     return value;
@@ -97,12 +113,13 @@ function walk(value: unknown, depth: number, bounds: ParamsBounds, values: Value
 }
 
 /**
- * Throws when params nest deeper than MAX_PARAMS_DEPTH (400 CONNECTION_ACTION_PARAM_FORMATTING)
- * or hold more keys or values than `bounds` allow (413 CONNECTION_PAYLOAD_TOO_LARGE). Large params
+ * Throws when params nest deeper than MAX_PARAMS_DEPTH or hold a string or key that is not
+ * well-formed Unicode (400 CONNECTION_ACTION_PARAM_FORMATTING), or hold more keys or values than
+ * `bounds` allow (413 CONNECTION_PAYLOAD_TOO_LARGE). Large params
  * made by `boundedParamsCopy` were checked as they were copied and are not walked again.
  */
 export function assertParamsBounds(value: unknown, bounds: ParamsBounds = DEFAULT_PARAMS_BOUNDS): void {
-  if (value === null || typeof value !== "object" || walked.has(value)) return;
+  if (value !== null && typeof value === "object" ? walked.has(value) : typeof value !== "string") return;
   walk(value, 0, bounds, new ValueCount(bounds.maxValues), false);
 }
 

@@ -8,6 +8,7 @@ import { assertJsonTextBounds } from "../../core/json-text-bounds";
 import type { ParamsBounds } from "../../core/params-bounds";
 import { takesFiles } from "../../schema/takes-files";
 import { closeLingeringAfterAnswer, malformedBody, readLimitedBody, refuseOversize } from "./limited-body";
+import type { ParseQueue } from "./parse-queue";
 import { filesByField, multipartParser, payloadTooLarge } from "./uploads";
 
 export interface RequestBody {
@@ -26,6 +27,8 @@ export interface BodyLimits {
   maxFiles: number;
   /** What the params of a JSON body may hold, checked on its text before it is parsed. */
   paramsBounds: ParamsBounds;
+  /** The turns JSON and urlencoded bodies take at being parsed, shared by every request of the server. */
+  parseQueue: ParseQueue;
 }
 
 /** Runs an Express middleware (multer) on the request; it reads only what node:http gives. */
@@ -88,6 +91,21 @@ function assertUtf8(req: IncomingMessage): void {
   if (charset && charset !== "utf-8" && charset !== "utf8") throw malformedBody(`Unsupported charset "${charset}": send utf-8`);
 }
 
+/**
+ * UTF-8 that is not valid is refused rather than read with U+FFFD in place of its bytes, which
+ * would store something other than what was sent. A byte order mark is kept, as Buffer's decoding
+ * keeps it, so that JSON.parse refuses it as before.
+ */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch (error) {
+    throw malformedBody("The request body is not valid UTF-8", error);
+  }
+}
+
 function parseJson(text: string): unknown {
   if (text.length === 0) return undefined;
   try {
@@ -104,14 +122,29 @@ function assertObject(fields: unknown): void {
 }
 
 /**
+ * A body of JSON or form, read up to the body limit, once its turn at being parsed has come (see
+ * `ParseQueue`); a declared length the queue has no room for is refused before a byte is read,
+ * and the HTTP server drains the body after the answer.
+ */
+async function readBodyForParse(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<Buffer> {
+  assertUtf8(req);
+  const declared = Number(req.headers["content-length"]);
+  if (declared > 0 && declared <= limits.bodyLimit && !limits.parseQueue.hasRoomFor(declared)) throw limits.parseQueue.refusal(res);
+  const bytes = await readLimitedBody(req, res, limits.bodyLimit);
+  if (bytes.length === 0) return bytes;
+  const turn = limits.parseQueue.turn(bytes.length, res);
+  if (turn) await turn;
+  return bytes;
+}
+
+/**
  * A JSON body, read up to the body limit and parsed once, undefined when empty; its text is
  * first scanned for the params bounds, so that a body of too many keys costs no parse.
  */
 export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<unknown> {
-  assertUtf8(req);
-  const bytes = await readLimitedBody(req, res, limits.bodyLimit);
+  const bytes = await readBodyForParse(req, res, limits);
   assertJsonTextBounds(bytes, limits.paramsBounds);
-  return parseJson(bytes.toString("utf8"));
+  return parseJson(decodeUtf8(bytes));
 }
 
 async function readJsonFields(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<RequestBody> {
@@ -121,10 +154,9 @@ async function readJsonFields(req: IncomingMessage, res: ServerResponse, limits:
 }
 
 async function readFormFields(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<RequestBody> {
-  assertUtf8(req);
-  const bytes = await readLimitedBody(req, res, limits.bodyLimit);
+  const bytes = await readBodyForParse(req, res, limits);
   // No key limit in the form parse: the params walk refuses too many with a 413 instead of dropping them.
-  return { fields: parseForm(bytes.toString("utf8"), undefined, undefined, { maxKeys: 0 }), files: NO_FILES };
+  return { fields: parseForm(decodeUtf8(bytes), undefined, undefined, { maxKeys: 0 }), files: NO_FILES };
 }
 
 async function readMultipart(req: IncomingMessage, res: ServerResponse, parser: RequestHandler, limit: number): Promise<RequestBody> {

@@ -34,7 +34,8 @@ export interface FailureOptions {
  */
 export function answerFailure(thrown: unknown, res: ServerResponse, where: { path: string; requestId: unknown }, options: FailureOptions): void {
   const error = thrown instanceof TypedError ? thrown : hasClientStatus(thrown) ? bodyError(thrown, options.bodyLimit) : toTypedError(thrown, options.production);
-  if (error.status >= 500) options.logger.error({ err: error.cause ?? error, path: where.path, requestId: where.requestId }, "request failed");
+  // A busy refusal (a full parse queue) is the server protecting itself, not a failure to log at each request of a flood.
+  if (error.status >= 500 && error.type !== ErrorType.CONNECTION_SERVICE_BUSY) options.logger.error({ err: error.cause ?? error, path: where.path, requestId: where.requestId }, "request failed");
   if (res.headersSent) return void res.destroy();
   void sendError(res, error, options.production);
 }

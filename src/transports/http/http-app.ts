@@ -7,6 +7,7 @@ import type { HeraldServer } from "../../core/server";
 import { takesFiles } from "../../schema/takes-files";
 import { actionHandler } from "./action-handler";
 import { actionRouter } from "./action-router";
+import type { BodyLimits } from "./body";
 import { CLIENT_MODULE_PATH, clientModuleFolder } from "./client-module";
 import { corsFor } from "./cors";
 import { crossSiteCheck, refuseCrossSite } from "./cross-site";
@@ -15,6 +16,7 @@ import { type FastActionTarget, fastPath } from "./fast-path";
 import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
 import { serveMounts } from "./mounts";
+import { ParseQueue } from "./parse-queue";
 import { requestOrigin } from "./request-origin";
 import { type RequestStart, requestStart } from "./request-start";
 import type { RequestTracker } from "./request-tracker";
@@ -46,7 +48,13 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   const { config } = server;
   const origin = requestOrigin(config.trustProxy, server.callerAddress);
   const crossSite = crossSiteCheck(settings.corsOrigins, origin.host);
-  const bodyLimits = { bodyLimit: settings.bodyLimit, fileLimit: settings.fileLimit, maxFiles: settings.maxFiles, paramsBounds: config.paramsBounds };
+  const bodyLimits: BodyLimits = {
+    bodyLimit: settings.bodyLimit,
+    fileLimit: settings.fileLimit,
+    maxFiles: settings.maxFiles,
+    paramsBounds: config.paramsBounds,
+    parseQueue: new ParseQueue(settings.parseQueueLimit),
+  };
   const failure: FailureOptions = { production: config.production, bodyLimit: settings.bodyLimit, logger: server.logger };
   const starts = requestStart(tracker, origin, config.production);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.

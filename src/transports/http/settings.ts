@@ -10,6 +10,7 @@ const environmentSchema = z.object({
   HTTP_BODY_LIMIT: byteSize.default(1024 ** 2),
   HTTP_FILE_LIMIT: byteSize.default(10 * 1024 ** 2),
   HTTP_MAX_FILES: z.coerce.number().int().min(1).default(10),
+  HTTP_PARSE_QUEUE_LIMIT: byteSize.default(32 * 1024 ** 2),
   HTTP_CORS_ORIGINS: originList.default([]),
   HTTP_STATIC_MAX_AGE: z.coerce.number().int().min(0).default(0),
   HTTP_SHUTDOWN_TIMEOUT: z.coerce.number().int().min(0).default(10_000),
@@ -35,6 +36,8 @@ export interface HttpSettings {
   /** Largest multipart body, its files together, in bytes; only actions whose inputs take files read one. */
   fileLimit: number;
   maxFiles: number;
+  /** The most bytes of JSON and urlencoded bodies waiting for their turn to be parsed, across the server; past it 503. */
+  parseQueueLimit: number;
   /** Origins allowed to call cross-origin; `*` allows any, without credentials. */
   corsOrigins: string[];
   /** `Cache-Control: max-age` of static files, in seconds. */
@@ -61,6 +64,7 @@ export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSetting
     bodyLimit: values.HTTP_BODY_LIMIT,
     fileLimit: values.HTTP_FILE_LIMIT,
     maxFiles: values.HTTP_MAX_FILES,
+    parseQueueLimit: values.HTTP_PARSE_QUEUE_LIMIT,
     corsOrigins: values.HTTP_CORS_ORIGINS,
     staticMaxAge: values.HTTP_STATIC_MAX_AGE,
     shutdownTimeout: values.HTTP_SHUTDOWN_TIMEOUT,

@@ -8,6 +8,7 @@ test("defaults", () => {
     bodyLimit: 1024 * 1024,
     fileLimit: 10 * 1024 * 1024,
     maxFiles: 10,
+    parseQueueLimit: 32 * 1024 * 1024,
     corsOrigins: [],
     staticMaxAge: 0,
     shutdownTimeout: 10_000,
@@ -32,6 +33,11 @@ test.each([
   ["100 b", 100],
 ])("HTTP_BODY_LIMIT=%s is %d bytes", (text, bytes) => {
   expect(read({ HTTP_BODY_LIMIT: text }).bodyLimit).toBe(bytes);
+});
+
+test("HTTP_PARSE_QUEUE_LIMIT is a size of at least one byte", () => {
+  expect(read({ HTTP_PARSE_QUEUE_LIMIT: "8mb" }).parseQueueLimit).toBe(8 * 1024 ** 2);
+  expect(() => read({ HTTP_PARSE_QUEUE_LIMIT: "0" })).toThrow(/HTTP_PARSE_QUEUE_LIMIT/);
 });
 
 test("HTTP_FILE_LIMIT is a size too, apart from HTTP_BODY_LIMIT", () => {
