@@ -1,0 +1,32 @@
+/**
+ * The addresses whose sockets were closed for flooding, and until when each may not open another:
+ * without it, a closed flooder would reconnect at once and start again.
+ */
+export class AddressBackoff {
+  /** The time (performance.now()) each address may connect again. */
+  private readonly until = new Map<string, number>();
+
+  /** `durationMs` 0 backs nobody off. */
+  constructor(private readonly durationMs: number) {}
+
+  backOff(address: string | undefined): void {
+    if (address === undefined || this.durationMs === 0) return;
+    const now = performance.now();
+    // Only a flooding socket adds an entry, so dropping the expired ones here keeps the map small.
+    for (const [other, until] of this.until) if (until <= now) this.until.delete(other);
+    this.until.set(address, now + this.durationMs);
+  }
+
+  /** Whole seconds until `address` may connect again, or undefined when it may now. */
+  retryAfter(address: string | undefined): number | undefined {
+    if (address === undefined) return undefined;
+    const until = this.until.get(address);
+    if (until === undefined) return undefined;
+    const left = until - performance.now();
+    if (left <= 0) {
+      this.until.delete(address);
+      return undefined;
+    }
+    return Math.ceil(left / 1000);
+  }
+}
