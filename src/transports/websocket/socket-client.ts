@@ -72,7 +72,7 @@ export class SocketClient {
     readonly connection: Connection,
     private readonly context: SocketClientContext,
   ) {
-    this.budget = context.budgets.join(connection.remoteAddress);
+    this.budget = context.budgets.join(connection.addressKey);
     this.refusalAllowance = new TokenBucket(context.settings.maxMessagesPerSecond);
     socket.on("message", (data) => this.receive(data));
     socket.on("pong", () => {
@@ -173,7 +173,7 @@ export class SocketClient {
   private closeForFlood(): void {
     const { remoteAddress } = this.connection;
     this.context.logger.warn({ connectionId: this.connection.id, remoteAddress }, "websocket client keeps sending past its message budget: closing it");
-    this.context.backoff.backOff(remoteAddress);
+    this.context.backoff.backOff(this.connection.addressKey);
     this.socket.close(WS_CLOSE_CODE.messageFlood, "Message rate limit exceeded");
     // A flooder that does not answer the close frame is cut off rather than read for ws's 30 s.
     const timer = setTimeout(() => this.socket.terminate(), CLOSE_ANSWER_MS);

@@ -4,6 +4,7 @@ import { injectable } from "tsyringe";
 import { WebSocket, WebSocketServer } from "ws";
 import { ChannelSubscriptions } from "../../channels/channel-subscriptions";
 import { Connection, flattenHeaders } from "../../core/connection";
+import { addressKey } from "../../core/caller-address";
 import { CONNECTION_TYPE, RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
@@ -110,7 +111,8 @@ export class WebSocketInitializer implements Initializer {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const { production } = this.server.config;
     if (this.closing) return refuseUpgrade(socket, shuttingDown(), production);
-    const retryAfter = this.backoff.retryAfter(this.server.callerAddress(request));
+    const address = this.server.callerAddress(request);
+    const retryAfter = this.backoff.retryAfter(address === undefined ? undefined : addressKey(address));
     if (retryAfter !== undefined) return refuseUpgrade(socket, backedOff(retryAfter), production, { "Retry-After": String(retryAfter) });
     const verdict = judgeOrigin(request, this.settings.allowedOrigins);
     if (!verdict.accepted) {
