@@ -225,7 +225,7 @@ export class SocketClient {
     const controller = new AbortController();
     this.inFlight.set(controller, messageId);
     try {
-      const reload = this.inFlight.size === 1 ? this.reloadSession() : undefined;
+      const reload = this.reloadSession();
       if (reload) await reload;
       const result = await this.context.dispatcher.run(action, params, this.connection, { controller });
       if (result.response instanceof DispatchedStream) {
@@ -249,10 +249,12 @@ export class SocketClient {
   }
 
   /**
-   * A socket lives long: before an action runs while none is in flight, its session is read again
-   * (refreshing its TTL) to see what other connections changed. An anonymous session has no id that
-   * another connection could use, so there is nothing to read; unless the store was down when it
-   * opened, and the read is retried. Undefined when there is nothing to wait for.
+   * A socket lives long: before each action runs, its session is read again (refreshing its TTL)
+   * to see what other connections and processes changed, a sign-out above all: a session that has
+   * ended is not used by one more call, however many the socket keeps in flight. The calls that
+   * arrive while a read is out share the next one (Session.reload). An anonymous session has no id
+   * that another connection could use, so there is nothing to read; unless the store was down when
+   * it opened, and the read is retried. Undefined when there is nothing to wait for.
    */
   private reloadSession(): Promise<void> | undefined {
     const session = this.connection.session;
