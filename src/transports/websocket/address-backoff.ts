@@ -5,6 +5,8 @@
 export class AddressBackoff {
   /** The time (performance.now()) each address may connect again. */
   private readonly until = new Map<string, number>();
+  /** The size at which expired entries are next dropped: twice what was left, so each add costs O(1) on average. */
+  private sweepAt = 64;
 
   /** `durationMs` 0 backs nobody off. */
   constructor(private readonly durationMs: number) {}
@@ -12,9 +14,16 @@ export class AddressBackoff {
   backOff(address: string | undefined): void {
     if (address === undefined || this.durationMs === 0) return;
     const now = performance.now();
-    // Only a flooding socket adds an entry, so dropping the expired ones here keeps the map small.
-    for (const [other, until] of this.until) if (until <= now) this.until.delete(other);
+    if (this.until.size >= this.sweepAt) {
+      for (const [other, until] of this.until) if (until <= now) this.until.delete(other);
+      this.sweepAt = Math.max(64, this.until.size * 2);
+    }
     this.until.set(address, now + this.durationMs);
+  }
+
+  /** How many addresses are held, expired ones not yet dropped included. */
+  get size(): number {
+    return this.until.size;
   }
 
   /** Whole seconds until `address` may connect again, or undefined when it may now. */
