@@ -37,7 +37,8 @@ export class AddressMessageBudgets {
         if (released) return;
         released = true;
         shared.sockets -= 1;
-        if (shared.sockets === 0 && this.byAddress.get(address) === shared) this.byAddress.delete(address);
+        // Every other socket of the address has released it already: the entry in the map is this one.
+        if (shared.sockets === 0) this.byAddress.delete(address);
       },
     };
   }
