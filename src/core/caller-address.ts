@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import ipaddr from "ipaddr.js";
 import proxyAddr from "proxy-addr";
 import { ErrorType, TypedError } from "./errors";
 
@@ -34,4 +35,21 @@ export function callerAddressRule(trust: TrustProxy): CallerAddress {
   if (trust === false || trust === 0) return (request) => request.socket.remoteAddress;
   const trusted = compileTrust(trust);
   return (request) => proxyAddr(request, trusted) || undefined;
+}
+
+/**
+ * The key under which every per-address limit counts a caller (rate limits, connection caps,
+ * calls in flight, WebSocket message budgets): an IPv4 address as it is, an IPv4-mapped IPv6
+ * address as the IPv4 address it maps, any other IPv6 address as its /64. One host or one
+ * subscriber line is routinely given a whole /64, so counting exact IPv6 addresses would let it
+ * take a fresh address, and a fresh budget, for every request. Text that is not an address (an
+ * unknown peer) is its own key.
+ */
+export function addressKey(address: string): string {
+  // IPv4 as Node writes it; the common case, read without parsing.
+  if (!address.includes(":")) return address;
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (!(parsed instanceof ipaddr.IPv6)) return parsed.toString();
+  return `${new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }

@@ -55,7 +55,7 @@ export class ConcurrentCalls {
   }
 
   private addressOf(connection: Connection): string | undefined {
-    return this.limits.perAddress > 0 ? connection.remoteAddress : undefined;
+    return this.limits.perAddress > 0 ? connection.addressKey : undefined;
   }
 
   /** Counts the call in, or answers the error that refuses it (then nothing is counted). */

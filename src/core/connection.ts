@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { addressKey } from "./caller-address";
 import { askCaller, type CallerInput } from "./caller-input";
 import { CONNECTION_TYPE } from "./constants";
 import type { Answers, QuestionKind, Questions, RawAnswer } from "./questions";
@@ -88,6 +89,7 @@ export class Connection {
   readonly #cannotAsk: string | undefined;
   /** What ask has read so far in this call, for the retry that brings the rest. */
   readonly #answered: Record<string, RawAnswer> = Object.create(null);
+  #addressKey: string | undefined;
 
   constructor(init: ConnectionInit) {
     this.id = init.id ?? uniqueId();
@@ -102,6 +104,15 @@ export class Connection {
     if (init.auth !== undefined) this.auth = init.auth;
     this.#callerInput = init.callerInput;
     this.#cannotAsk = init.cannotAsk;
+  }
+
+  /**
+   * The key every per-address limit counts this caller under: `remoteAddress`, with an IPv6
+   * address taken as its /64 and an IPv4-mapped one as its IPv4 address (see addressKey).
+   */
+  get addressKey(): string | undefined {
+    if (this.remoteAddress === undefined) return undefined;
+    return (this.#addressKey ??= addressKey(this.remoteAddress));
   }
 
   /** The request headers, one string per lower-case name; empty where the transport has none. */

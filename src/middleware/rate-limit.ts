@@ -84,7 +84,7 @@ function keyOf(options: RateLimitOptions, connection: Connection, params: Record
     const key = by(connection, params);
     return key === undefined ? undefined : `key:${key}`;
   }
-  const address = `ip:${connection.remoteAddress ?? "unknown"}`;
+  const address = `ip:${connection.addressKey ?? "unknown"}`;
   if (by === "ip") return address;
   const user = (options.userId ?? sessionUserId)(connection);
   return user === undefined || user === null || user === "" ? address : `user:${user}`;

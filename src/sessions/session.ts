@@ -26,6 +26,11 @@ export class Session implements ConnectionSession {
   private loaded = false;
   private loadFailure: unknown;
   private idChange: SessionIdChange | undefined;
+  /** The reread of `reload` in flight, and the one queued behind it for the callers who came meanwhile. */
+  private rereading: Promise<void> | undefined;
+  private queuedReread: Promise<void> | undefined;
+  /** Counts this connection's writes, so that a read begun before one does not undo it when it lands. */
+  private writes = 0;
 
   constructor(
     private readonly store: SessionStore,
@@ -70,12 +75,29 @@ export class Session implements ConnectionSession {
   /**
    * Reads the session again, for a long-lived connection (a socket) that must see what other
    * connections wrote since; refreshes the TTL. A session destroyed or expired meanwhile leaves
-   * the connection anonymous.
+   * the connection anonymous. Resolves after a read that began after the call, so that nothing
+   * ended before the call is missed; callers who come while a read is in flight share the one
+   * read queued behind it, so that a busy socket does not read once per call.
    */
-  async reload(): Promise<void> {
+  reload(): Promise<void> {
     if (!this.loaded) return this.load();
-    this.loading = this.fetch(this.currentId);
-    await this.loading;
+    if (!this.rereading) return this.reread();
+    this.queuedReread ??= this.rereading
+      .catch(() => undefined)
+      .then(() => {
+        this.queuedReread = undefined;
+        return this.reread();
+      });
+    return this.queuedReread;
+  }
+
+  private reread(): Promise<void> {
+    const reading: Promise<void> = this.fetch(this.currentId).finally(() => {
+      if (this.rereading === reading) this.rereading = undefined;
+    });
+    this.rereading = reading;
+    this.loading = reading;
+    return reading;
   }
 
   get<T = unknown>(key: string): T | undefined {
@@ -110,6 +132,7 @@ export class Session implements ConnectionSession {
   async destroy(): Promise<void> {
     await this.load();
     const id = this.currentId;
+    this.writes += 1;
     if (id !== undefined) {
       await this.store.delete(id);
       this.idChange = "destroyed";
@@ -128,6 +151,7 @@ export class Session implements ConnectionSession {
     const previousId = this.currentId;
     if (previousId === undefined) return;
     const nextId = generateSessionId();
+    this.writes += 1;
     await this.store.set(nextId, this.data, this.ttlMs);
     this.currentId = nextId;
     if (this.idChange !== "created") this.idChange = "regenerated";
@@ -135,6 +159,7 @@ export class Session implements ConnectionSession {
   }
 
   private async fetch(id: string | undefined): Promise<void> {
+    const writesBefore = this.writes;
     let data: SessionData | undefined;
     try {
       data = id === undefined ? undefined : await this.store.get(id, this.ttlMs);
@@ -143,6 +168,9 @@ export class Session implements ConnectionSession {
       this.loadFailure = error;
       throw error;
     }
+    // This connection wrote while the read was out: what it holds is newer than what was read,
+    // unless the read found the session it still holds ended.
+    if (this.loaded && this.writes !== writesBefore && (data !== undefined || id !== this.currentId)) return;
     this.loaded = true;
     this.loadFailure = undefined;
     this.currentId = data ? id : undefined;
@@ -162,6 +190,7 @@ export class Session implements ConnectionSession {
   }
 
   private async save(): Promise<void> {
+    this.writes += 1;
     if (this.currentId === undefined) {
       this.currentId = generateSessionId();
       this.idChange = "created";

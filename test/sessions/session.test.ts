@@ -211,6 +211,68 @@ describe("reload, for long-lived connections", () => {
   });
 });
 
+/** The in-process store, each read's answer held back until the test lets it go. */
+class HeldReadsStore extends MemorySessionStore {
+  reads = 0;
+  readonly held: (() => void)[] = [];
+
+  override async get(id: string, refreshTtlMs?: number) {
+    this.reads += 1;
+    const data = await super.get(id, refreshTtlMs);
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    return data;
+  }
+
+  async release(): Promise<void> {
+    await waitFor(() => this.held.length > 0);
+    this.held.shift()!();
+  }
+}
+
+describe("reload while a read is out", () => {
+  let held: HeldReadsStore;
+  let socket: Session;
+
+  beforeEach(async () => {
+    held = new HeldReadsStore();
+    const created = new Session(held, 60_000);
+    await created.load();
+    await created.set("userId", 1);
+    socket = new Session(held, 60_000, created.id);
+    const loaded = socket.load();
+    await held.release();
+    await loaded;
+  });
+
+  afterEach(async () => {
+    await held.close();
+  });
+
+  test("waits for a read begun after it, so a session ended while a read was out is seen; the callers meanwhile share that read", async () => {
+    const readsBefore = held.reads;
+    const first = socket.reload();
+    await waitFor(() => held.held.length === 1);
+    await held.delete(socket.id!);
+    const [second, third] = [socket.reload(), socket.reload()];
+    await held.release();
+    await first;
+    expect(socket.get("userId")).toBe(1);
+    await held.release();
+    await Promise.all([second, third]);
+    expect(socket.id).toBeUndefined();
+    expect(socket.get("userId")).toBeUndefined();
+    expect(held.reads - readsBefore).toBe(2);
+  });
+
+  test("a read begun before a write of the same connection does not undo the write when it lands", async () => {
+    const written = socket.set("theme", "dark");
+    const reread = socket.reload();
+    await held.release();
+    await Promise.all([written, reread]);
+    expect(socket.all()).toEqual({ userId: 1, theme: "dark" });
+  });
+});
+
 describe("the cookie the transport sends after the action", () => {
   test("none for an anonymous connection that wrote nothing", async () => {
     const session = await sessions.fromCookieHeader(undefined);

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { errorBody } from "../../core/error-body";
+import { addressKey } from "../../core/caller-address";
 import { ErrorType, TypedError } from "../../core/errors";
 import { closeLingering } from "./refused-socket";
 
@@ -46,7 +47,7 @@ export function capConnectionsPerAddress(listener: Server, limit: number, option
   const open = new Map<string, number>();
   listener.removeListener(event, serveHttp);
   listener.on(event, (socket: Socket) => {
-    const address = socket.remoteAddress ?? "";
+    const address = addressKey(socket.remoteAddress ?? "");
     const count = open.get(address) ?? 0;
     if (count >= limit) return refuse(socket, tooManyConnections(limit), options.production);
     open.set(address, count + 1);

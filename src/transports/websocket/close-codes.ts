@@ -4,6 +4,8 @@ export const WS_CLOSE_CODE = Object.freeze({
   goingAway: 1001,
   /** The client does not read what it is sent fast enough (WS_MAX_BUFFERED). */
   slowReader: 1008,
+  /** The client kept sending past its address's message budget (WS_MAX_MESSAGES_PER_SECOND). */
+  messageFlood: 1008,
   /** A frame larger than four times WS_MAX_MESSAGE_SIZE. */
   frameTooLarge: 1009,
 });

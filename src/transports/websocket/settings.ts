@@ -15,6 +15,7 @@ const websocketEnvironment = z.object({
   WS_PING_INTERVAL: count(0).default(30_000),
   WS_MAX_BUFFERED: byteSize.default(4 * 1024 ** 2),
   WS_SHUTDOWN_TIMEOUT: count(0).default(10_000),
+  WS_FLOOD_BACKOFF: count(0).default(60_000),
 });
 
 export interface WebSocketSettings {
@@ -25,6 +26,7 @@ export interface WebSocketSettings {
   maxMessageSize: number;
   /** Frames over this close the socket with 1009, since ws must hold a whole frame in memory. */
   maxFrameSize: number;
+  /** Messages a second from one address, all its sockets together; bursts of as many. */
   maxMessagesPerSecond: number;
   maxSubscriptions: number;
   /** 0 disables pings. */
@@ -32,6 +34,8 @@ export interface WebSocketSettings {
   /** Bytes queued for a client that does not read, past which its socket is closed with 1008. */
   maxBuffered: number;
   shutdownTimeout: number;
+  /** Milliseconds an address whose socket was closed for flooding may not open another; 0 disables it. */
+  floodBackoff: number;
 }
 
 /** The WebSocket transport's settings, from `WS_*` environment variables. */
@@ -47,5 +51,6 @@ export function readWebSocketSettings(config: Pick<HeraldConfig, "raw">): WebSoc
     pingInterval: values.WS_PING_INTERVAL,
     maxBuffered: values.WS_MAX_BUFFERED,
     shutdownTimeout: values.WS_SHUTDOWN_TIMEOUT,
+    floodBackoff: values.WS_FLOOD_BACKOFF,
   };
 }

@@ -14,6 +14,8 @@ import { ClientMessage, MessageId, parseClientMessage } from "./client-message";
 import { WS_CLOSE_CODE } from "./close-codes";
 import type { WebSocketSettings } from "./settings";
 import { TokenBucket } from "./token-bucket";
+import type { AddressBackoff } from "./address-backoff";
+import type { AddressMessageBudgets, MessageBudget } from "./address-budgets";
 import { shuttingDown } from "../../core/shutting-down";
 
 export interface SocketClientContext {
@@ -22,7 +24,12 @@ export interface SocketClientContext {
   settings: WebSocketSettings;
   production: boolean;
   logger: Logger;
+  budgets: AddressMessageBudgets;
+  backoff: AddressBackoff;
 }
+
+/** How long a socket closed by the server may take to answer the close frame before it is cut off. */
+const CLOSE_ANSWER_MS = 2000;
 
 const clientLeft = () => clientGone("The client closed the socket before the response");
 
@@ -47,7 +54,15 @@ export class SocketClient {
   /** Subscribe and unsubscribe of one channel run one after the other. */
   private readonly channelQueue = new Map<string, Promise<void>>();
   private readonly reserved = new Set<string>();
-  private readonly bucket: TokenBucket;
+  private readonly budget: MessageBudget;
+  /**
+   * The messages past the budget this socket may still send before it is closed: a second's worth,
+   * refilled at the budget's rate, so a client that overshoots in a burst is told, one that keeps
+   * sending at more than twice the rate is closed.
+   */
+  private readonly refusalAllowance: TokenBucket;
+  /** Whether a refusal was answered since the socket's last served message: later ones are dropped unanswered. */
+  private refusalAnswered = false;
   private alive = true;
   private draining = false;
   private closed = false;
@@ -57,7 +72,8 @@ export class SocketClient {
     readonly connection: Connection,
     private readonly context: SocketClientContext,
   ) {
-    this.bucket = new TokenBucket(context.settings.maxMessagesPerSecond);
+    this.budget = context.budgets.join(connection.addressKey);
+    this.refusalAllowance = new TokenBucket(context.settings.maxMessagesPerSecond);
     socket.on("message", (data) => this.receive(data));
     socket.on("pong", () => {
       this.alive = true;
@@ -65,6 +81,7 @@ export class SocketClient {
     socket.on("error", (error) => context.logger.debug({ err: error, connectionId: connection.id }, "websocket error"));
     this.done = new Promise((resolve) => {
       socket.once("close", (code: number) => {
+        this.budget.release();
         context.logger.debug({ connectionId: connection.id, code }, "websocket closed");
         resolve(this.onClose());
       });
@@ -106,7 +123,7 @@ export class SocketClient {
     }
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
     // A peer that does not answer the close frame is cut off.
-    const timer = setTimeout(() => this.socket.terminate(), 2000);
+    const timer = setTimeout(() => this.socket.terminate(), CLOSE_ANSWER_MS);
     await this.done;
     clearTimeout(timer);
   }
@@ -114,8 +131,10 @@ export class SocketClient {
   private receive(data: RawData): void {
     // Once either side has begun to close, no answer can be sent: what arrives is not even read.
     if (this.socket.readyState !== WebSocket.OPEN) return;
-    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-    const limited = !this.bucket.take();
+    // Checked before anything else is done with the message, so that a flood costs next to nothing.
+    if (!this.budget.take()) return this.refuse(data);
+    this.refusalAnswered = false;
+    const bytes = toBuffer(data);
     if (bytes.length > this.context.settings.maxMessageSize) {
       const error = new TypedError({
         message: `A message may be at most ${this.context.settings.maxMessageSize} bytes`,
@@ -124,17 +143,41 @@ export class SocketClient {
       return this.sendError(undefined, error);
     }
     const parsed = parseClientMessage(bytes.toString("utf8"));
-    const messageId = "message" in parsed ? parsed.message.messageId : parsed.messageId;
-    if (limited) {
-      const error = new TypedError({
-        message: `Too many messages: at most ${this.context.settings.maxMessagesPerSecond} a second`,
-        type: ErrorType.CONNECTION_RATE_LIMITED,
-      });
-      return this.sendError(messageId, error);
-    }
     if (!("message" in parsed)) return this.sendError(parsed.messageId, parsed.error);
-    if (this.draining) return this.sendError(messageId, shuttingDown());
+    if (this.draining) return this.sendError(parsed.message.messageId, shuttingDown());
     this.handle(parsed.message);
+  }
+
+  /**
+   * A message past the address's budget is not run. The first since the socket's last served
+   * message is answered (with its messageId, so it is read); the rest are dropped unread and
+   * unanswered, since answering a flood would cost as much as serving it. A socket that goes on
+   * past its allowance is closed with 1008 and its address backed off.
+   */
+  private refuse(data: RawData): void {
+    if (!this.refusalAllowance.take()) return this.closeForFlood();
+    if (this.refusalAnswered) return;
+    this.refusalAnswered = true;
+    const bytes = toBuffer(data);
+    const parsed = bytes.length > this.context.settings.maxMessageSize ? undefined : parseClientMessage(bytes.toString("utf8"));
+    const messageId = parsed === undefined ? undefined : "message" in parsed ? parsed.message.messageId : parsed.messageId;
+    const { maxMessagesPerSecond } = this.context.settings;
+    const error = new TypedError({
+      message: `Too many messages from this address: at most ${maxMessagesPerSecond} a second, all its sockets together; messages past it are dropped unanswered until one is served`,
+      type: ErrorType.CONNECTION_RATE_LIMITED,
+      value: { limit: maxMessagesPerSecond, retryAfter: 1 },
+    });
+    this.sendError(messageId, error);
+  }
+
+  private closeForFlood(): void {
+    const { remoteAddress } = this.connection;
+    this.context.logger.warn({ connectionId: this.connection.id, remoteAddress }, "websocket client keeps sending past its message budget: closing it");
+    this.context.backoff.backOff(this.connection.addressKey);
+    this.socket.close(WS_CLOSE_CODE.messageFlood, "Message rate limit exceeded");
+    // A flooder that does not answer the close frame is cut off rather than read for ws's 30 s.
+    const timer = setTimeout(() => this.socket.terminate(), CLOSE_ANSWER_MS);
+    this.socket.once("close", () => clearTimeout(timer));
   }
 
   private handle(message: ClientMessage): void {
@@ -182,7 +225,7 @@ export class SocketClient {
     const controller = new AbortController();
     this.inFlight.set(controller, messageId);
     try {
-      const reload = this.inFlight.size === 1 ? this.reloadSession() : undefined;
+      const reload = this.reloadSession();
       if (reload) await reload;
       const result = await this.context.dispatcher.run(action, params, this.connection, { controller });
       if (result.response instanceof DispatchedStream) {
@@ -206,10 +249,12 @@ export class SocketClient {
   }
 
   /**
-   * A socket lives long: before an action runs while none is in flight, its session is read again
-   * (refreshing its TTL) to see what other connections changed. An anonymous session has no id that
-   * another connection could use, so there is nothing to read; unless the store was down when it
-   * opened, and the read is retried. Undefined when there is nothing to wait for.
+   * A socket lives long: before each action runs, its session is read again (refreshing its TTL)
+   * to see what other connections and processes changed, a sign-out above all: a session that has
+   * ended is not used by one more call, however many the socket keeps in flight. The calls that
+   * arrive while a read is out share the next one (Session.reload). An anonymous session has no id
+   * that another connection could use, so there is nothing to read; unless the store was down when
+   * it opened, and the read is retried. Undefined when there is nothing to wait for.
    */
   private reloadSession(): Promise<void> | undefined {
     const session = this.connection.session;
@@ -337,4 +382,8 @@ export class SocketClient {
     }
     this.socket.send(text, sent);
   }
+}
+
+function toBuffer(data: RawData): Buffer {
+  return Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
 }

@@ -4,7 +4,7 @@ import { errorBody } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
 
 /** Answers an upgrade that will not become a socket with a plain HTTP error and the core error body. */
-export function refuseUpgrade(socket: Duplex, error: TypedError, production: boolean): void {
+export function refuseUpgrade(socket: Duplex, error: TypedError, production: boolean, headers: Record<string, string> = {}): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -13,6 +13,9 @@ export function refuseUpgrade(socket: Duplex, error: TypedError, production: boo
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}\r\n` +
       "Connection: close\r\n" +
+      Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("") +
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );

@@ -4,12 +4,15 @@ import { injectable } from "tsyringe";
 import { WebSocket, WebSocketServer } from "ws";
 import { ChannelSubscriptions } from "../../channels/channel-subscriptions";
 import { Connection, flattenHeaders } from "../../core/connection";
+import { addressKey } from "../../core/caller-address";
 import { CONNECTION_TYPE, RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import type { Session } from "../../sessions/session";
 import { SessionManager } from "../../sessions/session-manager";
+import { AddressBackoff } from "./address-backoff";
+import { AddressMessageBudgets } from "./address-budgets";
 import { WS_CLOSE_CODE } from "./close-codes";
 import { judgeOrigin } from "./origin-policy";
 import { readWebSocketSettings, WebSocketSettings } from "./settings";
@@ -37,6 +40,8 @@ export class WebSocketInitializer implements Initializer {
   private closing = false;
   private channels!: ChannelSubscriptions;
   private sessions: SessionManager | undefined;
+  private budgets!: AddressMessageBudgets;
+  private backoff!: AddressBackoff;
 
   constructor(private readonly server: HeraldServer) {}
 
@@ -47,6 +52,8 @@ export class WebSocketInitializer implements Initializer {
 
   initialize(): void {
     this.settings = readWebSocketSettings(this.server.config);
+    this.budgets = new AddressMessageBudgets(this.settings.maxMessagesPerSecond);
+    this.backoff = new AddressBackoff(this.settings.floodBackoff);
   }
 
   start(): void {
@@ -104,6 +111,9 @@ export class WebSocketInitializer implements Initializer {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const { production } = this.server.config;
     if (this.closing) return refuseUpgrade(socket, shuttingDown(), production);
+    const address = this.server.callerAddress(request);
+    const retryAfter = this.backoff.retryAfter(address === undefined ? undefined : addressKey(address));
+    if (retryAfter !== undefined) return refuseUpgrade(socket, backedOff(retryAfter), production, { "Retry-After": String(retryAfter) });
     const verdict = judgeOrigin(request, this.settings.allowedOrigins);
     if (!verdict.accepted) {
       const error = new TypedError({ message: "This origin may not open a WebSocket here", type: ErrorType.CONNECTION_FORBIDDEN, key: "origin" });
@@ -140,12 +150,22 @@ export class WebSocketInitializer implements Initializer {
       settings: this.settings,
       production: this.server.config.production,
       logger: this.server.logger,
+      budgets: this.budgets,
+      backoff: this.backoff,
     });
     this.clients.add(client);
     void client.done.then(() => this.clients.delete(client));
     this.server.logger.debug({ connectionId: connection.id, remoteAddress }, "websocket connected");
     if (this.closing) ws.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
   }
+}
+
+function backedOff(retryAfter: number): TypedError {
+  return new TypedError({
+    message: `A socket from this address was closed for sending too many messages: it may connect again in ${retryAfter} s`,
+    type: ErrorType.CONNECTION_RATE_LIMITED,
+    value: { retryAfter },
+  });
 }
 
 function pathOf(request: IncomingMessage): string {

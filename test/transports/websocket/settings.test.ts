@@ -14,6 +14,7 @@ test("defaults: /ws, 64 KB messages, 100 messages a second, 100 subscriptions, 3
     pingInterval: 30_000,
     maxBuffered: 4 * 1024 * 1024,
     shutdownTimeout: 10_000,
+    floodBackoff: 60_000,
   });
 });
 
@@ -30,6 +31,7 @@ test.each([
   ["WS_PATH", "/ws/"],
   ["WS_MAX_MESSAGE_SIZE", "lots"],
   ["WS_MAX_MESSAGES_PER_SECOND", "0"],
+  ["WS_FLOOD_BACKOFF", "-1"],
   ["WS_ALLOWED_ORIGINS", "app.example.com"],
 ])("%s=%s is a CONFIG_ERROR naming the variable", (variable, value) => {
   expect(() => settingsOf({ [variable]: value })).toThrow(expect.objectContaining({ type: ErrorType.CONFIG_ERROR, key: variable }));

@@ -49,6 +49,20 @@ test("a message published on one process reaches a socket on the other", async (
   });
 });
 
+test("a logout on one process is seen by the next call of a socket on the other that keeps a call in flight", async () => {
+  const login = await fetch(`${one.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user: "ada" }) });
+  const cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  const socket = await TestSocket.open(two.wsUrl, { headers: { cookie } });
+  sockets.push(socket);
+  // Never opened: it stays in flight until the socket closes, as a busy socket always has a call out.
+  void socket.action("ws:gate", { gate: "held-across-logout" });
+  expect((await socket.action("ws:whoami")).response).toEqual({ user: "ada", hasSession: true });
+
+  const logout = await fetch(`${one.url}/api/logout`, { method: "POST", headers: { cookie } });
+  expect(logout.status).toBe(200);
+  expect((await socket.action("ws:whoami")).response).toEqual({ user: null, hasSession: true });
+});
+
 test("presence is cluster-wide, and a process that dies leaves", async () => {
   const ada = await open(one);
   await ada.action("ws:identify", { name: "ada" });

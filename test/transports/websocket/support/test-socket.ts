@@ -7,6 +7,7 @@ export type ServerMessage = Record<string, any>;
 export interface Refusal {
   status: number;
   body: any;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** The WebSocket URL of the test server. */
@@ -61,7 +62,7 @@ export class TestSocket {
       ws.once("unexpected-response", (_request, response) => {
         let text = "";
         response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined, headers: response.headers }));
       });
       ws.once("error", () => undefined);
     });
