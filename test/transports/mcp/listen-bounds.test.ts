@@ -2,6 +2,7 @@ import { request, type ClientRequest } from "node:http";
 import { join } from "node:path";
 import type { HeraldServer } from "herald";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
+import { ListenStreamsPerCaller } from "../../../src/transports/mcp/listen-streams-per-caller";
 
 /**
  * Every `subscriptions/listen` stream holds one of the process's MCP_MAX_SUBSCRIPTIONS slots
@@ -100,4 +101,16 @@ test("a stream that closes gives its caller the slot back", async () => {
   expect(errorOf(await listen("127.0.0.3"))).toMatchObject({ code: -32000 });
   streams[0]!.destroy();
   await waitFor(async () => errorOf(await listen("127.0.0.3")) === undefined);
+});
+
+test("with an access token, a stream counts against the token's holder too: more addresses with one token get no more", () => {
+  const streams = new ListenStreamsPerCaller(PER_CALLER);
+  const token = { clientId: "client", subject: "ada", scopes: [], claims: {} };
+  const ends = ["10.0.0.1", "10.0.0.2"].map((address) => streams.take(ListenStreamsPerCaller.keysOf(address, token)));
+  expect(ends.every((end) => end !== undefined)).toBe(true);
+  expect(streams.take(ListenStreamsPerCaller.keysOf("10.0.0.3", token))).toBeUndefined();
+  // Another user of the same client, from an address already counted once, still gets one.
+  expect(streams.take(ListenStreamsPerCaller.keysOf("10.0.0.1", { ...token, subject: "grace" }))).toBeDefined();
+  ends[0]!();
+  expect(streams.take(ListenStreamsPerCaller.keysOf("10.0.0.3", token))).toBeDefined();
 });
