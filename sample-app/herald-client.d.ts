@@ -381,7 +381,7 @@ export type ErrorSet6 =
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }

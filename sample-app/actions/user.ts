@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/errors";
 import { User } from "../entities/user";
 import { hashPassword, verifyPassword } from "../lib/passwords";
 import { LimitCurrentPassword } from "../middleware/limit-current-password";
+import { LimitSignUpsPerAddress } from "../middleware/limit-sign-ups";
 import { RequireSignIn } from "../middleware/require-sign-in";
 import { serializeUser, serializeUserFor, userFields, userOutputs, zOtherUserSchema, zPublicUserSchema, zUserIdOrModel } from "../schemas/user";
 
@@ -37,6 +38,7 @@ export class UserCreate implements Action {
   inputs = z.object(userFields);
   outputs = userOutputs;
   errors = { CONNECTION_CONFLICT: true };
+  middleware = [LimitSignUpsPerAddress];
 
   constructor(private readonly dataSource: DataSource) {}
 

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { HeraldConfig, readSettings } from "../core/config";
+import { redisDatabaseNumber } from "../redis/database-number";
 
 const channelEnvironment = z.object({
   /** `redis` or `memory` (in-process); Redis when REDIS_URL is set, memory otherwise. */
   CHANNELS_DRIVER: z.enum(["redis", "memory"]).optional(),
-  /** Prefix of Redis channel names and presence keys; default `<NAME>:channels:`. */
+  /** Prefix of Redis channel names and presence keys; default `<NAME>:channels:<database number>:`. */
   CHANNELS_PREFIX: z.string().min(1).optional(),
   /** How long a process's presence members outlive its last refresh, in ms. */
   PRESENCE_TTL: z.coerce.number().int().min(300).default(30_000),
@@ -28,8 +29,16 @@ export function readChannelSettings(config: HeraldConfig): ChannelSettings {
   return {
     driver,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
-    prefix: read.CHANNELS_PREFIX ?? `${config.name}:channels:`,
+    prefix: read.CHANNELS_PREFIX ?? defaultChannelsPrefix(config.name, config.redisUrl),
     presenceTtlMs: read.PRESENCE_TTL,
     presenceIntervalMs: Math.floor(read.PRESENCE_TTL / 3),
   };
+}
+
+/**
+ * `<NAME>:channels:<database number>:`. Redis pub/sub ignores the database number, so without it
+ * two apps of one name on databases 2 and 3 of one Redis would receive each other's messages.
+ */
+export function defaultChannelsPrefix(name: string, redisUrl: string | undefined): string {
+  return `${name}:channels:${redisUrl ? redisDatabaseNumber(redisUrl) : 0}:`;
 }

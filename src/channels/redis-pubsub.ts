@@ -1,13 +1,17 @@
 import type Redis from "ioredis";
 import type { Logger } from "../core/logger";
 import { RedisConnection } from "../redis/connection";
+import { redisDatabaseNumber } from "../redis/database-number";
 import { pingRedis } from "../redis/health";
 import { PubSubDriver, PubSubHandler } from "./pubsub-driver";
 
 export interface RedisPubSubOptions {
   /** Where Redis listens, as a `redis://` or `rediss://` URL. */
   url: string;
-  /** Put before every channel name (and presence key); processes sharing it share channels. Default `herald:channels:`. */
+  /**
+   * Put before every channel name (and presence key); processes sharing it share channels, on
+   * whichever database of the Redis they are. Default `herald:channels:<database number>:`.
+   */
   prefix?: string;
   /** How long a command may go unanswered before it rejects; default 2000 ms. */
   commandTimeoutMs?: number;
@@ -38,7 +42,7 @@ export class RedisPubSub implements PubSubDriver {
   private readonly handlers: PubSubHandler[] = [];
 
   constructor(options: RedisPubSubOptions) {
-    this.prefix = options.prefix ?? "herald:channels:";
+    this.prefix = options.prefix ?? `herald:channels:${redisDatabaseNumber(options.url)}:`;
     const connectionName = this.prefix.replace(/[^A-Za-z0-9:._-]/g, "_");
     const common = { ...options, service: CHANNELS_SERVICE };
     this.commands = new RedisConnection({ ...common, name: `${connectionName}client` });

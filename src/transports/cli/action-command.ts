@@ -9,6 +9,7 @@ import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { declareActionFlags } from "./action-flags";
 import { flagsFromInputs } from "./flags";
+import { cliSocketRefusal } from "./cli-socket-directory";
 import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall } from "./running-server";
 import { terminalInput } from "./terminal-input";
 
@@ -78,6 +79,12 @@ async function runOnRunningServer(server: HeraldServer, call: ForwardedCall, out
     return undefined;
   }
   const path = cliSocketPath(server.app.root);
+  const refused = cliSocketRefusal(path);
+  if (refused) {
+    // Said even without --verbose: someone else may be listening where the app's server should.
+    process.stderr.write(`${call.action}: not sent to the running server: ${refused}; run by this process\n`);
+    return undefined;
+  }
   const ran = await forwardToRunningServer(path, call, (text) => output.write(text));
   if (!ran) {
     say(`${call.action}: run by this process (no server of this app takes action commands at ${path})`);

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
@@ -7,6 +7,7 @@ import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE, ExitCode, RUN_MODE } from "../../core/constants";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
+import { prepareCliSocketDirectory, withOwnerOnlyUmask } from "./cli-socket-directory";
 import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall, type ForwardedReply } from "./running-server";
 
 /**
@@ -29,18 +30,22 @@ export class CliSocketInitializer implements Initializer {
     const { config, app } = this.server;
     if (!takesActionCommands(config)) return;
     const path = cliSocketPath(app.root);
+    const refused = prepareCliSocketDirectory(dirname(path));
+    if (refused) {
+      this.server.logger.warn({ path }, `cli-socket: not taking action commands: ${refused}; the CLI runs them itself`);
+      return;
+    }
     // A socket another running server answers on stays its own; one left behind by a crash is removed.
     const running = await forwardToRunningServer(path, { action: "", params: {}, pretty: false }, () => undefined).catch(() => undefined);
     if (running) return;
     rmSync(path, { force: true });
-    mkdirSync(dirname(path), { recursive: true });
     const listener = createServer((socket) => void this.serve(socket));
     await new Promise<void>((resolve, reject) => {
       listener.once("error", reject);
-      listener.listen(path, () => resolve());
+      listener.once("listening", () => resolve());
+      // Only the app's own user may run its actions through it, from the moment it exists.
+      withOwnerOnlyUmask(() => listener.listen(path));
     });
-    // Only the app's own user may run its actions through it.
-    chmodSync(path, 0o600);
     listener.on("error", (error) => this.server.logger.warn({ err: error }, "cli-socket: the socket failed"));
     this.listener = listener;
     this.server.logger.debug({ path }, "cli-socket: taking action commands");

@@ -20,12 +20,15 @@ const SOCKET_PATH_BYTES = 100;
 
 /**
  * Where a server of the app at `appRoot` takes the action commands of the CLI: in the app's
- * `.herald/`, or in the temporary folder, named by a hash of the app's path, when that is too long.
+ * `.herald/cli/`, or, when that path is too long, in a folder of this user's in the temporary
+ * folder, named by a hash of the app's path. Either folder is this user's alone (see
+ * cli-socket-directory.ts): a name in the shared temporary folder is one any local user can take first.
  */
-export function cliSocketPath(appRoot: string): string {
-  const inApp = join(appRoot, ".herald", "cli.sock");
+export function cliSocketPath(appRoot: string, temporaryFolder = tmpdir()): string {
+  const inApp = join(appRoot, ".herald", "cli", "cli.sock");
   if (Buffer.byteLength(inApp) <= SOCKET_PATH_BYTES) return inApp;
-  return join(tmpdir(), `herald-cli-${createHash("sha256").update(appRoot).digest("hex").slice(0, 16)}.sock`);
+  const hash = createHash("sha256").update(appRoot).digest("hex").slice(0, 16);
+  return join(temporaryFolder, `herald-cli-${process.getuid?.() ?? "user"}`, `${hash}.sock`);
 }
 
 /** One action command, as the CLI sends it to a running server. */

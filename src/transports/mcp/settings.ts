@@ -24,6 +24,8 @@ const schema = z.object({
   MCP_AUTH_CLIENT_SECRET: z.string().optional(),
   /** Open `subscriptions/listen` streams one process keeps; a new one past it is refused in-band. */
   MCP_MAX_SUBSCRIPTIONS: z.coerce.number().int().positive().default(1024),
+  /** Of those, the streams one caller (its address; its token, when it has one) may hold; one more is refused in-band. */
+  MCP_MAX_SUBSCRIPTIONS_PER_CALLER: z.coerce.number().int().positive().default(32),
   /** The HMAC key of the requestState an action's questions carry (connection.ask); the same in every process. */
   MCP_REQUEST_STATE_KEY: z.string().optional(),
 });
@@ -38,6 +40,7 @@ export interface McpSettings {
   /** Browser origins accepted besides the server's own: PUBLIC_URL's and MCP_ALLOWED_ORIGINS. */
   allowedOrigins: string[];
   maxSubscriptions: number;
+  maxSubscriptionsPerCaller: number;
   /** The address clients reach the server at, when configured: the MCP resource's identifier derives from it. */
   publicUrl?: URL;
   oauth?: OAuthSettings;
@@ -71,6 +74,7 @@ export function readMcpSettings(config: HeraldConfig): McpSettings {
     allowedHosts: [...(publicUrl ? [publicUrl.hostname] : []), ...(values.MCP_ALLOWED_HOSTS ?? [])],
     allowedOrigins: [...(publicUrl ? [publicUrl.origin] : []), ...(values.MCP_ALLOWED_ORIGINS ?? [])],
     maxSubscriptions: values.MCP_MAX_SUBSCRIPTIONS,
+    maxSubscriptionsPerCaller: values.MCP_MAX_SUBSCRIPTIONS_PER_CALLER,
     ...(publicUrl ? { publicUrl } : {}),
     ...(values.MCP_AUTH_ISSUER ? { oauth: oauthSettings(values) } : {}),
     ...(values.MCP_REQUEST_STATE_KEY !== undefined ? { requestStateKey: requestStateKey(values.MCP_REQUEST_STATE_KEY) } : {}),

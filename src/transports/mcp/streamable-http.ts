@@ -5,14 +5,22 @@ import type { CallerAddress } from "../../core/caller-address";
 import { Connection, type ConnectionAuth, type ConnectionSession } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { errorBody, toTypedError } from "../../core/error-body";
+import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import type { McpCatalog } from "./catalog";
 import { InFlightCalls } from "./in-flight-calls";
+import { ListenStreamsPerCaller } from "./listen-streams-per-caller";
 import { connectionAuthOf, writeWebResponse, type McpResourceServer } from "./oauth/resource-server";
 import { requestCaller } from "./request-caller";
 import { rebindingRefusal } from "./request-guard";
 import { ResourceListens, type AppChannels } from "./resource-listens";
 import type { McpSettings } from "./settings";
+
+/**
+ * A server error in JSON-RPC's own range, as the other refusals here; the SDK answers its own
+ * bound on all streams with -32603, an internal error, which tells the client nothing.
+ */
+const LISTEN_BOUND_ERROR_CODE = -32000;
 
 /** The id of a lone JSON-RPC request, for an error answered before the SDK reads it. */
 function requestIdOf(body: unknown): string | number | null {
@@ -37,12 +45,12 @@ function signInCandidate(body: unknown): string | undefined {
   return call.params._meta?.progressToken === undefined ? call.params.name : undefined;
 }
 
-/** The resource URIs a `subscriptions/listen` request asks to be told about, if it is one. */
+/** The resource URIs a `subscriptions/listen` request asks to be told about (none, for other notifications), if it is one. */
 function listenedResources(body: unknown): string[] | undefined {
   const request = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
   if (Array.isArray(body) || request?.method !== "subscriptions/listen") return undefined;
   const uris = request.params?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : undefined;
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : [];
 }
 
 /**
@@ -57,6 +65,7 @@ export class StreamableHttpEndpoint {
   /** For a lone tool call without a token, with OAuth: the answer is read whole before it is sent, so it can become a 401. */
   private readonly serveChallengeable: NodeMcpRequestHandler;
   private readonly listens: ResourceListens;
+  private readonly listenStreams: ListenStreamsPerCaller;
   private readonly production: boolean;
   readonly inFlight = new InFlightCalls();
 
@@ -74,6 +83,7 @@ export class StreamableHttpEndpoint {
     this.serve = toNodeHandler(this.handler, { onerror });
     this.serveChallengeable = toNodeHandler({ fetch: (request, options) => this.answerOrChallenge(request, options) }, { onerror });
     this.listens = new ResourceListens(catalog, channels, (uri) => this.handler.notify.resourceUpdated(uri), logger);
+    this.listenStreams = new ListenStreamsPerCaller(settings.maxSubscriptionsPerCaller);
     this.production = herald.config.production;
   }
 
@@ -101,6 +111,7 @@ export class StreamableHttpEndpoint {
     const caller = InFlightCalls.callerOf(remoteAddress, request.headers);
     this.inFlight.cancelNamedIn(caller, request.body);
     const listened = listenedResources(request.body);
+    if (listened && !this.countListen(request, response, remoteAddress, auth)) return;
     if (listened?.length && !(await this.openListen(listened, request, response, remoteAddress, auth))) return;
     const signInFor = this.resourceServer && !auth ? signInCandidate(request.body) : undefined;
     const session = (request as { auth?: AuthInfo }).auth?.extra?.session as ConnectionSession | undefined;
@@ -134,6 +145,30 @@ export class StreamableHttpEndpoint {
     // toNodeHandler hands `request.auth` to the SDK, as ctx.http.authInfo.
     request.auth = verified;
     return connectionAuthOf(verified);
+  }
+
+  /**
+   * Counts a listen stream against its caller until its response closes, or answers it with a
+   * JSON-RPC error when the caller already holds as many as it may: before the SDK's own bound on
+   * all streams, which a single caller could otherwise fill.
+   */
+  private countListen(
+    request: IncomingMessage & { body?: unknown },
+    response: ServerResponse,
+    remoteAddress: string | undefined,
+    auth: ConnectionAuth | undefined,
+  ): boolean {
+    const end = this.listenStreams.take(ListenStreamsPerCaller.keysOf(remoteAddress, auth));
+    if (end) {
+      response.once("close", end);
+      return true;
+    }
+    const error = new TypedError({
+      message: `Too many subscriptions/listen streams open: one caller may hold ${this.listenStreams.bound}; close one before listening again`,
+      type: ErrorType.CONNECTION_RATE_LIMITED,
+    });
+    replyJsonRpcError(response, 200, { code: LISTEN_BOUND_ERROR_CODE, message: error.message, data: errorBody(error, this.production) }, requestIdOf(request.body));
+    return false;
   }
 
   /**

@@ -13,9 +13,10 @@ export const REPO_ROOT = join(__dirname, "../../..");
  */
 const SCRATCH_ROOT = join(REPO_ROOT, "test/.tmp-cli");
 
-export function makeScratchDir(): string {
+/** `name` makes the folder's path longer where a test needs a long path to an app. */
+export function makeScratchDir(name = "run-"): string {
   mkdirSync(SCRATCH_ROOT, { recursive: true });
-  return mkdtempSync(join(SCRATCH_ROOT, "run-"));
+  return mkdtempSync(join(SCRATCH_ROOT, name));
 }
 
 export function removeScratchDir(dir: string): void {
