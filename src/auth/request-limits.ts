@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { addressKey } from "../core/caller-address";
 import type { RateLimitStore } from "../middleware/rate-limit-store";
 import type { AuthLimits } from "./limit-settings";
 import { renderErrorPage } from "./pages";
@@ -41,7 +42,8 @@ export class AuthorizationRequestLimits {
     // The authorization request only: its resumption (`/oauth/authorize/<uid>`) continues an interaction already counted.
     const authorizes = path === ROUTES.authorization && (request.method === "GET" || request.method === "POST");
     if (!registers && !authorizes) return true;
-    const address = this.parts.callerAddress(request) ?? "unknown";
+    const caller = this.parts.callerAddress(request);
+    const address = caller === undefined ? "unknown" : addressKey(caller);
     const budgets = registers ? this.registration(address) : this.authorization(address);
     const store = this.parts.store();
     const counted: string[] = [];

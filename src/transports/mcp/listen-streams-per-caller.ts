@@ -1,3 +1,4 @@
+import { addressKey } from "../../core/caller-address";
 import type { ConnectionAuth } from "../../core/connection";
 
 /**
@@ -14,7 +15,7 @@ export class ListenStreamsPerCaller {
 
   /** The keys a listen stream counts under. */
   static keysOf(remoteAddress: string | undefined, auth: ConnectionAuth | undefined): string[] {
-    const keys = [`address ${remoteAddress ?? ""}`];
+    const keys = [`address ${remoteAddress === undefined ? "" : addressKey(remoteAddress)}`];
     if (auth) keys.push(`token ${auth.clientId}\n${auth.subject ?? ""}`);
     return keys;
   }

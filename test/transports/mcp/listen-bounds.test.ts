@@ -114,3 +114,12 @@ test("with an access token, a stream counts against the token's holder too: more
   ends[0]!();
   expect(streams.take(ListenStreamsPerCaller.keysOf("10.0.0.3", token))).toBeDefined();
 });
+
+test("the addresses of one IPv6 /64 are one caller; IPv4 addresses are each their own", () => {
+  const streams = new ListenStreamsPerCaller(1);
+  expect(streams.take(ListenStreamsPerCaller.keysOf("2001:db8:7::1", undefined))).toBeDefined();
+  expect(streams.take(ListenStreamsPerCaller.keysOf("2001:db8:7::2", undefined))).toBeUndefined();
+  expect(streams.take(ListenStreamsPerCaller.keysOf("2001:db8:8::1", undefined))).toBeDefined();
+  expect(streams.take(ListenStreamsPerCaller.keysOf("10.0.0.1", undefined))).toBeDefined();
+  expect(streams.take(ListenStreamsPerCaller.keysOf("10.0.0.2", undefined))).toBeDefined();
+});
