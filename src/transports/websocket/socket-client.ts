@@ -13,7 +13,6 @@ import { Session } from "../../sessions/session";
 import { ClientMessage, MessageId, parseClientMessage } from "./client-message";
 import { WS_CLOSE_CODE } from "./close-codes";
 import type { WebSocketSettings } from "./settings";
-import { TokenBucket } from "./token-bucket";
 import type { AddressBackoff } from "./address-backoff";
 import type { AddressMessageBudgets, MessageBudget } from "./address-budgets";
 import { shuttingDown } from "../../core/shutting-down";
@@ -55,14 +54,6 @@ export class SocketClient {
   private readonly channelQueue = new Map<string, Promise<void>>();
   private readonly reserved = new Set<string>();
   private readonly budget: MessageBudget;
-  /**
-   * The messages past the budget this socket may still send before it is closed: a second's worth,
-   * refilled at the budget's rate, so a client that overshoots in a burst is told, one that keeps
-   * sending at more than twice the rate is closed.
-   */
-  private readonly refusalAllowance: TokenBucket;
-  /** Whether a refusal was answered since the socket's last served message: later ones are dropped unanswered. */
-  private refusalAnswered = false;
   private alive = true;
   private draining = false;
   private closed = false;
@@ -73,7 +64,6 @@ export class SocketClient {
     private readonly context: SocketClientContext,
   ) {
     this.budget = context.budgets.join(connection.addressKey);
-    this.refusalAllowance = new TokenBucket(context.settings.maxMessagesPerSecond);
     socket.on("message", (data) => this.receive(data));
     socket.on("pong", () => {
       this.alive = true;
@@ -133,7 +123,6 @@ export class SocketClient {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     // Checked before anything else is done with the message, so that a flood costs next to nothing.
     if (!this.budget.take()) return this.refuse(data);
-    this.refusalAnswered = false;
     const bytes = toBuffer(data);
     if (bytes.length > this.context.settings.maxMessageSize) {
       const error = new TypedError({
@@ -149,21 +138,20 @@ export class SocketClient {
   }
 
   /**
-   * A message past the address's budget is not run. The first since the socket's last served
-   * message is answered (with its messageId, so it is read); the rest are dropped unread and
-   * unanswered, since answering a flood would cost as much as serving it. A socket that goes on
-   * past its allowance is closed with 1008 and its address backed off.
+   * A message past the address's budget is not run. While the address's allowance of refusals
+   * lasts (a second's worth, shared by its sockets) it is answered with its messageId, so that no
+   * call is left without an answer; past it, the socket that sent it is closed with 1008, which
+   * ends every call it still waits for, and its address backed off. A flood is thus answered at
+   * most twice the budget a second per address, and what its closed sockets send is not read.
    */
   private refuse(data: RawData): void {
-    if (!this.refusalAllowance.take()) return this.closeForFlood();
-    if (this.refusalAnswered) return;
-    this.refusalAnswered = true;
+    if (!this.budget.takeRefusal()) return this.closeForFlood();
     const bytes = toBuffer(data);
     const parsed = bytes.length > this.context.settings.maxMessageSize ? undefined : parseClientMessage(bytes.toString("utf8"));
     const messageId = parsed === undefined ? undefined : "message" in parsed ? parsed.message.messageId : parsed.messageId;
     const { maxMessagesPerSecond } = this.context.settings;
     const error = new TypedError({
-      message: `Too many messages from this address: at most ${maxMessagesPerSecond} a second, all its sockets together; messages past it are dropped unanswered until one is served`,
+      message: `Too many messages from this address: at most ${maxMessagesPerSecond} a second, all its sockets together`,
       type: ErrorType.CONNECTION_RATE_LIMITED,
       value: { limit: maxMessagesPerSecond, retryAfter: 1 },
     });
