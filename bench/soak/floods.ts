@@ -16,7 +16,7 @@ import { Worker } from "node:worker_threads";
 import WebSocket from "ws";
 import { freePort } from "../lib/processes";
 import { SoakServer } from "./lib/servers";
-import { assertLoopback, checkRedis, createSchema, deleteKeys } from "./lib/services";
+import { deleteKeys, loopbackServices } from "./lib/services";
 
 const SAMPLE_APP = join(__dirname, "../../sample-app");
 /** The address every flood comes from; the status caller keeps 127.0.0.1. */
@@ -211,13 +211,7 @@ async function main(): Promise<number> {
   const sockets = option("sockets", 50);
   const messages = option("messages", 2_000);
   const bodies = option("bodies", 60);
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  assertLoopback(redisUrl, "REDIS_URL");
-  assertLoopback(databaseUrl, "DATABASE_URL");
-  await checkRedis(redisUrl);
-
-  const database = await createSchema(databaseUrl);
+  const { redisUrl, database } = await loopbackServices();
   const name = `herald-floods-${randomBytes(4).toString("hex")}`;
   const server = new SoakServer("sample app", SAMPLE_APP, await freePort(), { NAME: name, REDIS_URL: redisUrl, DATABASE_URL: database.url });
   const held: boolean[] = [];

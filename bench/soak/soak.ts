@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../lib/processes";
 import { SoakServer } from "./lib/servers";
-import { assertLoopback, checkRedis, createSchema, deleteKeys, talliedJobs } from "./lib/services";
+import { deleteKeys, loopbackServices, talliedJobs } from "./lib/services";
 import { cliCalls, NotesSocket, Tally, virtualUser } from "./lib/traffic";
 
 const APP_DIR = join(__dirname, "app");
@@ -50,13 +50,7 @@ async function main(): Promise<number> {
   }
   const users = Math.round(option("users", 4));
   const pauseMs = option("pause", 20);
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  assertLoopback(redisUrl, "REDIS_URL");
-  assertLoopback(databaseUrl, "DATABASE_URL");
-  await checkRedis(redisUrl);
-
-  const database = await createSchema(databaseUrl);
+  const { redisUrl, database } = await loopbackServices();
   const name = `herald-soak-${randomBytes(4).toString("hex")}`;
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: "production",

@@ -71,3 +71,13 @@ export async function deleteKeys(redisUrl: string, name: string): Promise<void> 
     redis.disconnect();
   }
 }
+
+/** The machine's Redis and a PostgreSQL schema of the run's own, both refused unless on loopback. */
+export async function loopbackServices(): Promise<{ redisUrl: string; database: Awaited<ReturnType<typeof createSchema>> }> {
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  assertLoopback(redisUrl, "REDIS_URL");
+  assertLoopback(databaseUrl, "DATABASE_URL");
+  await checkRedis(redisUrl);
+  return { redisUrl, database: await createSchema(databaseUrl) };
+}
