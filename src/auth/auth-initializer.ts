@@ -74,14 +74,14 @@ export class AuthorizationServerInitializer implements Initializer {
     if (!this.generated.jwks) server.checkSigningKeys();
     let callback: ReturnType<ReturnType<typeof server.provider>["callback"]> | undefined;
     const serveProvider = (request: IncomingMessage, response: ServerResponse) => (callback ??= server.provider().callback())(request, response);
-    const limits = this.requestLimits!;
+    const requestLimits = this.requestLimits!;
     const mounts = this.herald.httpMounts;
     // oidc-provider reads its own bodies and answers CORS per client: no body parser, no origin check in front of it.
     mounts.push({
       path: "/oauth",
       checksOrigin: true,
       handler: async (request, response) => {
-        if (await limits.admit(request, response)) await serveProvider(request, response);
+        if (await requestLimits.admit(request, response)) await serveProvider(request, response);
       },
     });
     mounts.push({ path: "/.well-known/oauth-authorization-server", handler: serveProvider });
