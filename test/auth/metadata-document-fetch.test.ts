@@ -66,7 +66,7 @@ describe("with OAUTH_CLIENT_METADATA_ALLOWED_HOSTS naming the host", () => {
   let server: HeraldServer;
   const requested: string[] = [];
   let origin: string;
-  let trustedBefore: unknown;
+  let trustedBefore: { had: boolean; ca: unknown };
 
   beforeAll(async () => {
     const [cert, key] = [readFileSync(certificate.certFile), readFileSync(certificate.keyFile)];
@@ -80,12 +80,14 @@ describe("with OAUTH_CLIENT_METADATA_ALLOWED_HOSTS naming the host", () => {
     await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
     origin = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
     // The test's own certificate authority, for this process's HTTPS requests.
-    trustedBefore = globalAgent.options.ca;
+    trustedBefore = { had: "ca" in globalAgent.options, ca: globalAgent.options.ca };
     globalAgent.options.ca = cert;
     server = await startTestServer({ appDir: SAMPLE_APP, env: { ...env, OAUTH_CLIENT_METADATA_ALLOWED_HOSTS: "127.0.0.1" } });
   });
   afterAll(async () => {
-    globalAgent.options.ca = trustedBefore as never;
+    // The agent's options override every request's, a `ca: undefined` included: a key it did not have is removed, not emptied.
+    if (trustedBefore.had) globalAgent.options.ca = trustedBefore.ca as never;
+    else delete globalAgent.options.ca;
     await server?.stop();
     await new Promise((resolve) => documents?.close(resolve));
   });
@@ -106,4 +108,8 @@ describe("with OAUTH_CLIENT_METADATA_ALLOWED_HOSTS naming the host", () => {
     }
     expect(requested.filter((path) => path === "/missing.json")).toEqual(["/missing.json"]);
   });
+});
+
+test("the process's HTTPS agent is left as it was: its options override those of every later request in the process", () => {
+  expect("ca" in globalAgent.options).toBe(false);
 });
