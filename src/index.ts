@@ -39,7 +39,8 @@ export type {
 export { ActionRegistry, ACTION_NAME_PATTERN } from "./core/registry";
 export type { RegisteredAction } from "./core/registry";
 export { Dispatcher } from "./core/dispatcher";
-export type { ActionResult, DispatchOptions } from "./core/dispatcher";
+export type { ActionResult, Answer, DispatchOptions } from "./core/dispatcher";
+export type { ResponseCodec } from "./core/response-codec";
 
 // Middleware
 export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware, GlobalMiddlewareClass, MiddlewareSecurity } from "./core/middleware";

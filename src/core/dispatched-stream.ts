@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import { clientGone } from "./client-gone";
+import type { ErrorBody } from "./error-body";
 import type { TypedError } from "./errors";
 import { outputMismatch } from "./output-check";
-import { encodeResponse } from "./response-encoder";
+import type { ResponseCodec } from "./response-codec";
 
 const STOPPED = Symbol("stopped");
 
@@ -30,7 +31,8 @@ async function close(iterator: AsyncIterator<unknown>): Promise<void> {
  * shutdown) or when the reader stops reading (`return()`); the reader then gets the call's outcome
  * as `next()`'s end or its throw. A signal's reason is thrown at once; a stream's own end waits for
  * the middleware's runAfter, whose failure it then throws. With `outputs`, each value is checked
- * against them first, and one they do not describe ends the call with that mismatch.
+ * against them first, and one they do not describe ends the call with that mismatch. The call's
+ * error, once thrown, becomes its caller's body through `errorBody`.
  */
 export class DispatchedStream implements AsyncIterableIterator<string> {
   private readonly iterator: AsyncIterator<unknown>;
@@ -46,6 +48,7 @@ export class DispatchedStream implements AsyncIterableIterator<string> {
     private readonly actionName: string,
     private readonly signal: AbortSignal,
     private readonly end: StreamEnd,
+    private readonly codec: ResponseCodec,
     private readonly outputs?: z.ZodType,
   ) {
     this.iterator = source[Symbol.asyncIterator]();
@@ -75,7 +78,7 @@ export class DispatchedStream implements AsyncIterableIterator<string> {
         try {
           const mismatch = this.outputs && (await outputMismatch(this.actionName, this.outputs, step.value));
           if (mismatch) throw mismatch;
-          text = encodeResponse(this.actionName, step.value);
+          text = this.codec.encode(this.actionName, step.value);
         } catch (thrown) {
           return this.tell(await this.finish(true, thrown, false));
         }
@@ -84,6 +87,11 @@ export class DispatchedStream implements AsyncIterableIterator<string> {
     }
     // Stopped from outside: the signal's reason is the outcome, without waiting for the action to settle.
     return this.tell(this.signal.aborted ? this.signal.reason : undefined);
+  }
+
+  /** What a reader that caught the stream's throw sends its caller: the error body, as this environment shows it. */
+  errorBody(thrown: unknown): ErrorBody {
+    return this.codec.errorBody(thrown);
   }
 
   /** The reader stops reading: the call ends as its signal's reason, or as a caller who left. */

@@ -135,12 +135,25 @@ export function encodeResponse(actionName: string, value: unknown, space?: numbe
     if (typeof value === "object" && !space && isFlat(value)) return JSON.stringify(value);
     return JSON.stringify(value, replacer, space) ?? "null";
   } catch (thrown) {
-    throw new TypedError({
+    const error = new TypedError({
       message: `The response of "${actionName}" cannot be encoded as JSON: ${describeFailure(value, thrown)}`,
       type: ErrorType.CONNECTION_SERVER_ERROR,
       cause: thrown,
     });
+    unencodable.add(error);
+    throw error;
   }
+}
+
+/** The errors encodeResponse threw, told apart from other server errors without a type of their own. */
+const unencodable = new WeakSet<TypedError>();
+
+/**
+ * Whether `error` is a response JSON cannot carry: the call ran to its end, so running it again
+ * would make its effects again only to fail the same way.
+ */
+export function isUnencodableResponse(error: TypedError): boolean {
+  return unencodable.has(error);
 }
 
 /** The response as the JSON value every transport sends: what `JSON.parse` of its encoding gives. */

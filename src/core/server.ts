@@ -9,6 +9,7 @@ import { applyOverrides, ProviderOverride, rootContainer } from "./container";
 import { Connection } from "./connection";
 import { readConcurrentCallLimits } from "./concurrent-calls";
 import { ActionResult, Dispatcher, DispatchOptions } from "./dispatcher";
+import { ResponseCodec } from "./response-codec";
 import { ErrorType, TypedError } from "./errors";
 import { appliesTo, Initializer, isInitializerLike, orderInitializers } from "./initializer";
 import { globLoader, loadExportedClasses, sourceOf } from "./loader";
@@ -61,6 +62,8 @@ export class HeraldServer {
   /** Handlers other parts ask the web transport to serve; see HttpMount. */
   readonly httpMounts: HttpMount[] = [];
   readonly health = new HealthRegistry();
+  /** How every answer is encoded and every error shown, in this environment: the dispatcher's, and the transports' own refusals. */
+  codec!: ResponseCodec;
   /** Who sent a network request, by the one rule every transport with a network peer uses (`HTTP_TRUST_PROXY`). */
   callerAddress!: CallerAddress;
   private state: ServerState = "new";
@@ -87,6 +90,7 @@ export class HeraldServer {
     const appDir = this.options.appDir ?? findAppDir();
     this.config = loadConfig(this.options.env ?? process.env, appDir ? { name: appManifest(appDir).name } : {});
     this.callerAddress = callerAddressRule(this.config.trustProxy);
+    this.codec = new ResponseCodec(this.config.production);
     const defaultDestination = this.runMode === RUN_MODE.server || this.runMode === RUN_MODE.workers ? 1 : 2;
     this.logger = createLogger({
       level: this.options.logLevel ?? this.config.logLevel,
@@ -133,6 +137,7 @@ export class HeraldServer {
       actionTimeout: this.config.actionTimeout,
       paramsBounds: this.config.paramsBounds,
       production: this.config.production,
+      codec: this.codec,
       logParams: this.config.logParams,
       globalMiddleware: globalMiddlewareClasses(middlewareFolder).map((type) => this.registry.middlewareOf(type)),
       failureBehind: (error) => this.health.failureBehind(error),

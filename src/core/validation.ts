@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { isSecretPath } from "./secret";
 import { ErrorIssue, ErrorType, TypedError } from "./errors";
-import { assertParamsBounds } from "./params-bounds";
 import { safeParseEither } from "./sync-parse";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -47,15 +46,6 @@ export function parseParams(schema: z.ZodType | undefined, input: unknown): Para
   if (!schema) return raw as Params;
   const parsed = safeParseEither(schema, raw);
   return parsed instanceof Promise ? parsed.then((settled) => outcome(schema, settled, raw)) : outcome(schema, parsed, raw);
-}
-
-/**
- * Validates params outside the dispatcher (a job being queued, say): as the dispatcher does, params
- * that nest too deep or hold too much are refused first, since what follows (zod, the job's JSON) walks them recursively.
- */
-export async function validateParams(schema: z.ZodType | undefined, input: unknown): Promise<Params> {
-  assertParamsBounds(input);
-  return parseParams(schema, input);
 }
 
 function outcome(schema: z.ZodType, parsed: z.ZodSafeParseResult<unknown>, raw: unknown): Params {

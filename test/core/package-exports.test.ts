@@ -50,7 +50,7 @@ const surface = {
       "ErrorIssue", "TypedErrorOptions", "ErrorBody", "ErrorDeclarations", "ActionErrors", "HeraldError",
       // actions
       "ActionOptions", "ActionInputs", "ActionOutputs", "ActionParams", "ActionResponse", "ActionTransport", "McpActionConfig",
-      "MiddlewareReference", "TaskConfig", "WebConfig", "RegisteredAction", "ActionResult", "DispatchOptions",
+      "MiddlewareReference", "TaskConfig", "WebConfig", "RegisteredAction", "ActionResult", "Answer", "DispatchOptions", "ResponseCodec",
       // middleware, connections, dependency injection
       "ActionMiddleware", "ActionMiddlewareResponse", "AfterContext", "GlobalMiddleware", "GlobalMiddlewareClass", "MiddlewareSecurity",
       "RateLimitKey", "RateLimitMiddleware", "RateLimitOptions", "CallerLogLevel", "ConnectionAuth", "ConnectionInit", "ConnectionSession", "LogReporter", "McpContentBlock", "ProgressReporter", "ProviderOverride",

@@ -1,10 +1,9 @@
 import type { Argv } from "yargs";
 import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
 import { Connection } from "../../core/connection";
-import { errorBody, toTypedError } from "../../core/error-body";
-import { toJsonValue } from "../../core/response-encoder";
-import { DispatchedStream } from "../../core/dispatched-stream";
-import type { TypedError } from "../../core/errors";
+import type { ActionResult } from "../../core/action-result";
+import type { DispatchedStream } from "../../core/dispatched-stream";
+import type { ErrorBody } from "../../core/error-body";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { declareActionFlags } from "./action-flags";
@@ -22,9 +21,15 @@ function printDocument(output: CommandOutput, document: object, pretty: boolean)
   output.write(`${JSON.stringify(document, null, pretty ? 2 : undefined)}\n`);
 }
 
-function printError(output: CommandOutput, server: HeraldServer, error: TypedError, pretty: boolean): ExitCode {
-  printDocument(output, errorBody(error, server.config.production), pretty);
+function printError(output: CommandOutput, body: ErrorBody, pretty: boolean): ExitCode {
+  printDocument(output, body, pretty);
   return ExitCode.error;
+}
+
+/** `{"response": …}` from the response's JSON text: as it is, or parsed to be indented. */
+function printResponse(output: CommandOutput, text: string, pretty: boolean): void {
+  if (pretty) printDocument(output, { response: JSON.parse(text) }, pretty);
+  else output.write(`{"response":${text}}\n`);
 }
 
 /** A streaming action's values, one `{"chunk": …}` document each, as they are yielded; then `{"response": null}`. */
@@ -37,34 +42,31 @@ async function printStream(output: CommandOutput, stream: DispatchedStream, pret
 }
 
 /**
- * Prints the result as the one JSON document on stdout: `{"response": …}` or `{"error": …}`. A
- * streaming action's values come first, one `{"chunk": …}` document each, as they are yielded.
+ * Prints the dispatcher's answer as the one JSON document on stdout: `{"response": …}` or
+ * `{"error": …}`. A streaming action's values come first, one `{"chunk": …}` document each, as
+ * they are yielded.
  */
-export async function printResult(
-  output: CommandOutput,
-  server: HeraldServer,
-  result: { actionName: string; response?: unknown; error?: TypedError },
-  options: { pretty: boolean },
-): Promise<ExitCode> {
+export async function printResult(output: CommandOutput, result: ActionResult, options: { pretty: boolean }): Promise<ExitCode> {
   const { pretty } = options;
-  if (result.error) return printError(output, server, result.error, pretty);
-  if (result.response instanceof DispatchedStream) {
-    try {
-      await printStream(output, result.response, pretty);
-    } catch (thrown) {
-      // The dispatcher has logged how the stream ended.
-      return printError(output, server, toTypedError(thrown, server.config.production), pretty);
-    }
-    return ExitCode.success;
+  const { answer } = result;
+  switch (answer.kind) {
+    case "error":
+      return printError(output, answer.body, pretty);
+    case "stream":
+      try {
+        await printStream(output, answer.stream, pretty);
+      } catch (thrown) {
+        // The dispatcher has logged how the stream ended.
+        return printError(output, answer.stream.errorBody(thrown), pretty);
+      }
+      return ExitCode.success;
+    case "json":
+      printResponse(output, answer.text, pretty);
+      return ExitCode.success;
+    case "framed":
+      // The command line frames nothing itself: every answer comes encoded.
+      throw new Error(`${result.actionName}: a command line answer cannot be framed`);
   }
-  try {
-    printDocument(output, { response: toJsonValue(result.actionName, result.response) }, pretty);
-  } catch (thrown) {
-    const error = toTypedError(thrown, server.config.production);
-    server.logger.error({ err: error.cause ?? error, action: result.actionName }, "the response cannot be printed");
-    return printError(output, server, error, pretty);
-  }
-  return ExitCode.success;
 }
 
 /**
@@ -122,7 +124,7 @@ export function registerActionCommand(
           ...(terminal ? {} : { cannotAsk: "over cli without a terminal" }),
         });
         const result = await server.runAction(registered.name, params, connection);
-        code = await printResult(output, server, result, { pretty });
+        code = await printResult(output, result, { pretty });
       } finally {
         await server.stop().catch((error: unknown) => server.logger.error({ err: error }, "stop failed"));
       }

@@ -79,7 +79,7 @@ export class CliSocketInitializer implements Initializer {
         // Deferred, as the CLI defers it: a server that never takes a command need not load the printing and its flags.
         const { printResult } = require("./action-command") as typeof import("./action-command");
         const output = { write: (text: string) => send({ write: text }), exit: () => undefined };
-        code = await printResult(output, this.server, result, { pretty: call.pretty === true });
+        code = await printResult(output, result, { pretty: call.pretty === true });
       } else code = ExitCode.success;
     } catch (error) {
       this.server.logger.error({ err: error }, "cli-socket: a forwarded call failed");

@@ -10,7 +10,7 @@ import { setCacheControl } from "./held-headers";
 import { mergeParams } from "./params";
 import type { RequestOrigin } from "./request-origin";
 import type { RequestTracker } from "./request-tracker";
-import { writeResult } from "./response-writer";
+import { isWebResponse, writeResult } from "./response-writer";
 
 export interface ActionHandlerContext {
   server: HeraldServer;
@@ -45,7 +45,6 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
   const readBody = bodyReaderFor(entry.action.inputs, context.bodyLimits);
   const { paramsBounds } = server.config;
   const sessions = server.container.resolve(SessionManager);
-  const { production } = server.config;
   const logger = server.logger;
   return async (req, res, routeParams, query, requestId) => {
     // An answer may depend on the session or the caller: no cache keeps it, unless the action says otherwise (connection.responseHeaders).
@@ -63,13 +62,12 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
       incomingHeaders: req.headers,
     });
     const controller = tracker.controller(res);
-    const result = await server.dispatcher.run(entry.name, params, connection, { controller });
+    const result = await server.dispatcher.run(entry.name, params, connection, { controller, frames: isWebResponse });
     const cookie = sessions.cookieChange(session);
     if (cookie.kind !== "none" && !res.headersSent) appendCookie(res, cookie.header);
-    if (hasAny(connection.responseHeaders) && !res.headersSent && !(result.response instanceof Response)) setHeaders(res, connection.responseHeaders);
+    if (hasAny(connection.responseHeaders) && !res.headersSent && result.answer.kind !== "framed") setHeaders(res, connection.responseHeaders);
     const writing = writeResult(res, result, {
       signal: controller.signal,
-      production,
       logger,
       onStream: () => tracker.streaming(res),
     });

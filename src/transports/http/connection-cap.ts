@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { errorBody } from "../../core/error-body";
+import type { ResponseCodec } from "../../core/response-codec";
 import { addressKey } from "../../core/caller-address";
 import { ErrorType, TypedError } from "../../core/errors";
 import { closeLingering } from "./refused-socket";
@@ -16,8 +16,8 @@ function tooManyConnections(limit: number): TypedError {
 }
 
 /** Answers a socket that the HTTP server will never see, and closes it. */
-function refuse(socket: Socket, error: TypedError, production: boolean): void {
-  const body = JSON.stringify(errorBody(error, production));
+function refuse(socket: Socket, error: TypedError, codec: ResponseCodec): void {
+  const body = codec.errorText(error);
   // The HTTP server never sees this socket, so nothing else handles its errors.
   socket.on("error", () => socket.destroy());
   socket.write(
@@ -37,7 +37,7 @@ function refuse(socket: Socket, error: TypedError, production: boolean): void {
  * included. A socket over the cap gets `429 CONNECTION_RATE_LIMITED` and is closed before the
  * HTTP server reads anything from it. The address is the TCP peer's: behind a proxy, the proxy's.
  */
-export function capConnectionsPerAddress(listener: Server, limit: number, options: { tls: boolean; production: boolean }): void {
+export function capConnectionsPerAddress(listener: Server, limit: number, options: { tls: boolean; codec: ResponseCodec }): void {
   if (limit === 0) return;
   // Over TLS the HTTP server takes sockets once their handshake is done.
   const event = options.tls ? "secureConnection" : "connection";
@@ -49,7 +49,7 @@ export function capConnectionsPerAddress(listener: Server, limit: number, option
   listener.on(event, (socket: Socket) => {
     const address = addressKey(socket.remoteAddress ?? "");
     const count = open.get(address) ?? 0;
-    if (count >= limit) return refuse(socket, tooManyConnections(limit), options.production);
+    if (count >= limit) return refuse(socket, tooManyConnections(limit), options.codec);
     open.set(address, count + 1);
     socket.once("close", () => {
       const left = open.get(address)! - 1;

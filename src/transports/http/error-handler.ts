@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
+import type { ResponseCodec } from "../../core/response-codec";
 import { bodyError } from "./body";
 import { sendError } from "./response-writer";
 
@@ -22,7 +22,7 @@ function hasClientStatus(error: unknown): boolean {
 }
 
 export interface FailureOptions {
-  production: boolean;
+  codec: ResponseCodec;
   bodyLimit: number;
   logger: Logger;
 }
@@ -33,11 +33,11 @@ export interface FailureOptions {
  * dispatcher returned never come here. A response already under way can only be cut off.
  */
 export function answerFailure(thrown: unknown, res: ServerResponse, where: { path: string; requestId: unknown }, options: FailureOptions): void {
-  const error = thrown instanceof TypedError ? thrown : hasClientStatus(thrown) ? bodyError(thrown, options.bodyLimit) : toTypedError(thrown, options.production);
+  const error = thrown instanceof TypedError ? thrown : hasClientStatus(thrown) ? bodyError(thrown, options.bodyLimit) : options.codec.toError(thrown);
   // A busy refusal (a full parse queue) is the server protecting itself, not a failure to log at each request of a flood.
   if (error.status >= 500 && error.type !== ErrorType.CONNECTION_SERVICE_BUSY) options.logger.error({ err: error.cause ?? error, path: where.path, requestId: where.requestId }, "request failed");
   if (res.headersSent) return void res.destroy();
-  void sendError(res, error, options.production);
+  void sendError(res, error, options.codec);
 }
 
 /** Every error that reaches Express, answered by `answerFailure`. */

@@ -55,8 +55,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
     paramsBounds: config.paramsBounds,
     parseQueue: new ParseQueue(settings.parseQueueLimit),
   };
-  const failure: FailureOptions = { production: config.production, bodyLimit: settings.bodyLimit, logger: server.logger };
-  const starts = requestStart(tracker, origin, config.production);
+  const failure: FailureOptions = { codec: server.codec, bodyLimit: settings.bodyLimit, logger: server.logger };
+  const starts = requestStart(tracker, origin, server.codec);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
   const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
   const routes = compileRoutes<FastActionTarget>(settings.apiPrefix, webActions, (entry) => ({

@@ -63,7 +63,7 @@ export class HttpInitializer implements Initializer {
     const listener = tls
       ? (createHttpsServer({ ...timeouts, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, this.handle) as unknown as Server)
       : createHttpServer(timeouts, this.handle);
-    capConnectionsPerAddress(listener, this.settings.maxConnectionsPerAddress, { tls: Boolean(tls), production: config.production });
+    capConnectionsPerAddress(listener, this.settings.maxConnectionsPerAddress, { tls: Boolean(tls), codec: this.server.codec });
     continueWithinLimit(listener, Math.max(this.settings.bodyLimit, this.settings.fileLimit));
     this.tracker!.watch(listener);
     try {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ResponseCodec } from "../../core/response-codec";
 import { shuttingDown } from "../../core/shutting-down";
 import { holdHeaders } from "./held-headers";
 import { lingerAfterAnswer } from "./refused-socket";
@@ -22,11 +23,11 @@ export interface RequestStarts {
  * What every request gets first, on either HTTP path: tracking for shutdown, its id, the security
  * headers; and, once the server is shutting down, its refusal (503, and the connection closes).
  */
-export function requestStart(tracker: RequestTracker, origin: RequestOrigin, production: boolean): RequestStarts {
+export function requestStart(tracker: RequestTracker, origin: RequestOrigin, codec: ResponseCodec): RequestStarts {
   const security = securityHeaders(origin);
   const refuse = (req: IncomingMessage, res: ServerResponse) => {
     lingerAfterAnswer(req.socket);
-    void sendError(res, shuttingDown(), production);
+    void sendError(res, shuttingDown(), codec);
     return undefined;
   };
   return {

@@ -2,23 +2,36 @@ import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import type { ActionResult } from "../../core/dispatcher";
-import { errorBody } from "../../core/error-body";
+import type { ActionResult } from "../../core/action-result";
+import type { ErrorBody } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
-import { encodeResponse } from "../../core/response-encoder";
-import { DispatchedStream } from "../../core/dispatched-stream";
+import type { ResponseCodec } from "../../core/response-codec";
 import { releaseHeldHeaders } from "./held-headers";
 import { sendJsonText } from "./json-body";
 import { sendEventStream } from "./server-sent-events";
 
-export function sendError(res: ServerResponse, error: TypedError, production: boolean): Promise<void> | undefined {
-  return sendJsonText(res, error.status, JSON.stringify(errorBody(error, production)));
+/**
+ * A refusal that says when to come back (a rate limit's 429, a busy service's 503, with
+ * `value.retryAfter`) tells HTTP clients so in `Retry-After` too, unless something set it already.
+ */
+function setRetryAfter(res: ServerResponse, error: TypedError): void {
+  if (error.status !== 429 && error.status !== 503) return;
+  const retryAfter = (error.value as { retryAfter?: unknown } | undefined)?.retryAfter;
+  if (typeof retryAfter === "number" && retryAfter > 0 && !res.headersSent && !res.hasHeader("Retry-After")) {
+    res.setHeader("Retry-After", String(Math.ceil(retryAfter)));
+  }
 }
 
-/** The action's response as JSON; one JSON cannot carry throws the encoder's CONNECTION_SERVER_ERROR. */
-export function sendJson(res: ServerResponse, actionName: string, value: unknown): Promise<void> | undefined {
-  return sendJsonText(res, 200, encodeResponse(actionName, value));
+/** An error the dispatcher answered, as its body already shown for this environment. */
+function sendErrorBody(res: ServerResponse, error: TypedError, body: ErrorBody): Promise<void> | undefined {
+  setRetryAfter(res, error);
+  return sendJsonText(res, error.status, JSON.stringify(body));
+}
+
+/** A refusal HTTP makes itself (a bad body, a 404, shutting down), shown as the dispatcher shows errors. */
+export function sendError(res: ServerResponse, error: TypedError, codec: ResponseCodec): Promise<void> | undefined {
+  return sendErrorBody(res, error, codec.errorBody(error));
 }
 
 /** A `Response` as the action built it: its status, headers and streamed body. */
@@ -37,36 +50,40 @@ async function sendWebResponse(res: ServerResponse, response: Response, logger: 
   });
 }
 
-function discard(value: unknown): void {
-  if (value instanceof Response) void value.body?.cancel().catch(() => undefined);
-  // Ends the call: its runAfter and its log line wait for the stream's end.
-  else if (value instanceof DispatchedStream) void value.return();
+/** Which responses HTTP sends as they are: a `Response` the action built. */
+export function isWebResponse(response: unknown): response is Response {
+  return response instanceof Response;
 }
 
 export interface WriteContext {
   signal: AbortSignal;
-  production: boolean;
   logger: Logger;
   /** Called before an event stream starts, so shutdown can end it. */
   onStream(): void;
 }
 
 /**
- * Writes what the dispatcher returned onto the HTTP response; returns a promise only when the
- * writing goes on after the call (compression, streams), so a small JSON answer costs no await.
+ * Frames the dispatcher's answer on the HTTP response; returns a promise only when the writing
+ * goes on after the call (compression, streams), so a small JSON answer costs no await.
  */
 export function writeResult(res: ServerResponse, result: ActionResult, context: WriteContext): Promise<void> | undefined {
-  const value = result.response;
+  const { answer } = result;
   if (res.destroyed || res.writableEnded) {
-    discard(value);
+    if (answer.kind === "framed") void (answer.value as Response).body?.cancel().catch(() => undefined);
+    // Ends the call: its runAfter and its log line wait for the stream's end.
+    else if (answer.kind === "stream") void answer.stream.return();
     return undefined;
   }
-  if (result.error) return sendError(res, result.error, context.production);
-  if (value instanceof Response) return sendWebResponse(res, value, context.logger);
-  if (value instanceof DispatchedStream) {
-    context.onStream();
-    releaseHeldHeaders(res);
-    return sendEventStream(res, value, context);
+  switch (answer.kind) {
+    case "json":
+      return sendJsonText(res, 200, answer.text);
+    case "error":
+      return sendErrorBody(res, answer.error, answer.body);
+    case "framed":
+      return sendWebResponse(res, answer.value as Response, context.logger);
+    case "stream":
+      context.onStream();
+      releaseHeldHeaders(res);
+      return sendEventStream(res, answer.stream, context);
   }
-  return sendJson(res, result.actionName, value);
 }

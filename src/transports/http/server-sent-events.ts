@@ -2,11 +2,9 @@ import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { isClientGone } from "../../core/client-gone";
 import type { DispatchedStream } from "../../core/dispatched-stream";
-import { errorBody, toTypedError } from "../../core/error-body";
 
 export interface EventStreamOptions {
   signal: AbortSignal;
-  production: boolean;
 }
 
 async function write(res: ServerResponse, text: string, signal: AbortSignal): Promise<void> {
@@ -32,8 +30,7 @@ export async function sendEventStream(res: ServerResponse, stream: DispatchedStr
     await write(res, "event: end\ndata: {}\n\n", signal);
   } catch (thrown) {
     if (!isClientGone(thrown) && !res.destroyed) {
-      const body = errorBody(toTypedError(thrown, options.production), options.production);
-      await write(res, `event: error\ndata: ${JSON.stringify(body)}\n\n`, signal);
+      await write(res, `event: error\ndata: ${JSON.stringify(stream.errorBody(thrown))}\n\n`, signal);
     }
   }
   res.end();

@@ -11,11 +11,8 @@ import {
 import { appVersion } from "../../core/app-manifest";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders, type ConnectionInit } from "../../core/connection";
-import { errorBody, toTypedError } from "../../core/error-body";
-import { base64 } from "../../core/mcp-content";
 import { ErrorType } from "../../core/errors";
-import { encodeResponse } from "../../core/response-encoder";
-import type { ActionResult } from "../../core/dispatcher";
+import type { ActionResult } from "../../core/action-result";
 import type { HeraldServer } from "../../core/server";
 import { shuttingDown } from "../../core/shutting-down";
 import { abortAbandoned } from "./abandoned-call";
@@ -23,7 +20,7 @@ import type { McpAsking } from "./asking";
 import { McpCatalog } from "./catalog";
 import { completionsFor } from "./completions";
 import { requestCaller } from "./request-caller";
-import { toolResult } from "./results";
+import { isMcpContent, isPromptBody, isResourceBody, promptResult, resourceResult, toolResult } from "./results";
 
 /** The refusals a sign-in cures. */
 const NOT_SIGNED_IN = new Set<ErrorType>([ErrorType.CONNECTION_NOT_AUTHENTICATED, ErrorType.CONNECTION_SESSION_NOT_FOUND]);
@@ -90,12 +87,15 @@ function callController(ctx: ServerContext, herald: HeraldServer): AbortControll
  */
 async function runFor<T>(
   herald: HeraldServer,
-  call: { actionName: string; params: unknown; ctx: ServerContext; connection?: Connection },
+  call: { actionName: string; params: unknown; ctx: ServerContext; connection?: Connection; frames?: (response: unknown) => boolean },
   answer: (result: ActionResult) => T | Promise<T>,
 ): Promise<T> {
   const controller = callController(call.ctx, herald);
   try {
-    const result = await herald.dispatcher.run(call.actionName, call.params ?? {}, call.connection ?? connectionFor(call.ctx), { controller });
+    const result = await herald.dispatcher.run(call.actionName, call.params ?? {}, call.connection ?? connectionFor(call.ctx), {
+      controller,
+      ...(call.frames ? { frames: call.frames } : {}),
+    });
     return await answer(result);
   } finally {
     requestCaller.getStore()?.inFlight.forget(call.ctx.mcpReq.id, controller);
@@ -125,7 +125,6 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
       ...asking.serverOptions(),
     },
   );
-  const production = herald.config.production;
 
   mcp.setRequestHandler("tools/list", async () => ({
     tools: [...catalog.tools.values()].map((entry) => entry.definition),
@@ -135,7 +134,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     const entry = catalog.tools.get(request.params.name);
     if (!entry) throw invalidParams(`Unknown tool "${request.params.name}"`);
     const connection = connectionFor(ctx, asking.connectionInput(ctx, entry.registered.name));
-    const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection };
+    const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection, frames: isMcpContent };
     return runFor<CallToolResult | InputRequiredResult>(herald, call, (result) => {
       const questions = asking.inputRequired(result, ctx);
       if (questions) return questions;
@@ -144,8 +143,6 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
       if (signIn && result.error && NOT_SIGNED_IN.has(result.error.type)) signIn.needed = true;
       return toolResult(result, {
         format: entry.format,
-        production,
-        logger: herald.logger,
         ...(entry.wrapsResult !== undefined ? { wrapsResult: entry.wrapsResult } : {}),
         signal: ctx.mcpReq.signal,
         connection,
@@ -189,17 +186,9 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     if (!match) throw invalidParams(`Unknown resource "${uri}"`, { uri });
     const actionName = match.entry.registered.name;
     const connection = connectionFor(ctx, asking.connectionInput(ctx, actionName));
-    return runFor<ReadResourceResult | InputRequiredResult>(herald, { actionName, params: match.params, ctx, connection }, (result) => {
-      const questions = asking.inputRequired(result, ctx);
-      if (questions) return questions;
-      if (result.error) throw invalidParams(result.error.message, errorBody(result.error, production));
-      const { response } = result;
-      // Bytes are a binary resource, sent as a base64 blob.
-      if (response instanceof Uint8Array) {
-        return { contents: [{ uri, mimeType: match.entry.mimeType, blob: base64(response) }] };
-      }
-      const text = typeof response === "string" ? response : encodeOrRefuse(result.actionName, response, production);
-      return { contents: [{ uri, mimeType: match.entry.mimeType, text }] };
+    const call = { actionName, params: match.params, ctx, connection, frames: isResourceBody };
+    return runFor<ReadResourceResult | InputRequiredResult>(herald, call, (result) => {
+      return asking.inputRequired(result, ctx) ?? resourceResult(result.answer, uri, match.entry.mimeType);
     });
   });
 
@@ -226,35 +215,13 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     if (!entry) throw invalidParams(`Unknown prompt "${request.params.name}"`);
     const actionName = entry.registered.name;
     const connection = connectionFor(ctx, asking.connectionInput(ctx, actionName));
-    return runFor<GetPromptResult | InputRequiredResult>(herald, { actionName, params: request.params.arguments, ctx, connection }, (result) => {
-      const questions = asking.inputRequired(result, ctx);
-      if (questions) return questions;
-      if (result.error) throw invalidParams(result.error.message, errorBody(result.error, production));
-      return promptResult(result.actionName, result.response, entry.registered.action.description, production);
+    const call = { actionName, params: request.params.arguments, ctx, connection, frames: isPromptBody };
+    return runFor<GetPromptResult | InputRequiredResult>(herald, call, (result) => {
+      return asking.inputRequired(result, ctx) ?? promptResult(result.answer, entry.registered.action.description);
     });
   });
 
   mcp.setRequestHandler("completion/complete", async (request) => ({ completion: completionsFor(catalog, request.params) }));
 
   return mcp;
-}
-
-/** A prompt action returns a string, `{ messages }`, or any value (sent as JSON text). */
-function promptResult(actionName: string, response: unknown, description: string | undefined, production: boolean): GetPromptResult {
-  const withDescription = description ? { description } : {};
-  if (typeof response === "object" && response !== null && Array.isArray((response as { messages?: unknown }).messages)) {
-    return { ...withDescription, messages: (response as GetPromptResult).messages };
-  }
-  const text = typeof response === "string" ? response : encodeOrRefuse(actionName, response, production);
-  return { ...withDescription, messages: [{ role: "user", content: { type: "text", text } }] };
-}
-
-/** The response as JSON text; one JSON cannot carry is the request's error, with the core error body. */
-function encodeOrRefuse(actionName: string, response: unknown, production: boolean): string {
-  try {
-    return encodeResponse(actionName, response);
-  } catch (thrown) {
-    const error = toTypedError(thrown, production);
-    throw new ProtocolError(ProtocolErrorCode.InternalError, error.message, errorBody(error, production));
-  }
 }

@@ -4,7 +4,7 @@ import { toNodeHandler, type NodeMcpRequestHandler } from "@modelcontextprotocol
 import type { CallerAddress } from "../../core/caller-address";
 import { Connection, type ConnectionAuth, type ConnectionSession } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
-import { errorBody, toTypedError } from "../../core/error-body";
+import type { ResponseCodec } from "../../core/response-codec";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import type { McpCatalog } from "./catalog";
@@ -66,14 +66,13 @@ export class StreamableHttpEndpoint {
   private readonly serveChallengeable: NodeMcpRequestHandler;
   private readonly listens: ResourceListens;
   private readonly listenStreams: ListenStreamsPerCaller;
-  private readonly production: boolean;
   readonly inFlight = new InFlightCalls();
 
   constructor(
     createServer: () => Server,
     private readonly catalog: McpCatalog,
     private readonly settings: McpSettings,
-    private readonly herald: { config: { host: string; production: boolean }; logger: Logger; callerAddress: CallerAddress },
+    private readonly herald: { config: { host: string }; codec: ResponseCodec; logger: Logger; callerAddress: CallerAddress },
     channels: () => AppChannels | undefined,
     private readonly resourceServer?: McpResourceServer,
   ) {
@@ -84,7 +83,6 @@ export class StreamableHttpEndpoint {
     this.serveChallengeable = toNodeHandler({ fetch: (request, options) => this.answerOrChallenge(request, options) }, { onerror });
     this.listens = new ResourceListens(catalog, channels, (uri) => this.handler.notify.resourceUpdated(uri), logger);
     this.listenStreams = new ListenStreamsPerCaller(settings.maxSubscriptionsPerCaller);
-    this.production = herald.config.production;
   }
 
   private get boundHost(): string {
@@ -167,7 +165,7 @@ export class StreamableHttpEndpoint {
       message: `Too many subscriptions/listen streams open: one caller may hold ${this.listenStreams.bound}; close one before listening again`,
       type: ErrorType.CONNECTION_RATE_LIMITED,
     });
-    replyJsonRpcError(response, 200, { code: LISTEN_BOUND_ERROR_CODE, message: error.message, data: errorBody(error, this.production) }, requestIdOf(request.body));
+    replyJsonRpcError(response, 200, { code: LISTEN_BOUND_ERROR_CODE, message: error.message, data: this.herald.codec.errorBody(error) }, requestIdOf(request.body));
     return false;
   }
 
@@ -194,9 +192,8 @@ export class StreamableHttpEndpoint {
       response.once("close", () => void end());
       return true;
     } catch (thrown) {
-      const error = toTypedError(thrown, this.production);
-      const body = errorBody(error, this.production);
-      replyJsonRpcError(response, 200, { code: -32602, message: error.message, data: body }, requestIdOf(request.body));
+      const error = this.herald.codec.toError(thrown);
+      replyJsonRpcError(response, 200, { code: -32602, message: error.message, data: this.herald.codec.errorBody(error) }, requestIdOf(request.body));
       return false;
     }
   }

@@ -1,8 +1,7 @@
 import { CONNECTION_TYPE } from "../../core/constants";
 import { Connection } from "../../core/connection";
-import { errorBody } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
-import { toJsonValue } from "../../core/response-encoder";
+import { isUnencodableResponse } from "../../core/response-encoder";
 import type { HeraldServer } from "../../core/server";
 import type { JobHandler } from "./driver";
 import { JobFailure } from "./job-failure";
@@ -19,7 +18,8 @@ export interface TaskJobState {
 
 /**
  * Client errors (bad params, not found, forbidden …) would fail the same way again; a rate limit
- * and server-side errors (a timeout among them) may not.
+ * and server-side errors (a timeout among them) may not. A response JSON cannot carry is not
+ * retried either (see isUnencodableResponse).
  */
 export function isRetryable(error: TypedError): boolean {
   return error.status >= 500 || error.status === 429;
@@ -37,15 +37,10 @@ export function jobRunner(server: HeraldServer): JobHandler {
       ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
     };
     connection.state.task = state;
-    const result = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
-    if (result.error) throw new JobFailure(errorBody(result.error, server.config.production).error, isRetryable(result.error));
-    try {
-      return toJsonValue(result.actionName, result.response);
-    } catch (thrown) {
-      // The run is done, its effects made: another attempt would make them again to fail the same way.
-      const error = thrown as TypedError;
-      server.logger.error({ err: error.cause ?? error, action: result.actionName }, "task: the result cannot be stored");
-      throw new JobFailure(errorBody(error, server.config.production).error, false);
-    }
+    const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
+    if (answer.kind === "json") return JSON.parse(answer.text) as unknown;
+    if (answer.kind === "error") throw new JobFailure(answer.body.error, isRetryable(answer.error) && !isUnencodableResponse(answer.error));
+    // A worker frames nothing and tasks do not stream (task-workers-initializer.ts refuses them at boot).
+    throw new Error(`${job.payload.action}: a ${answer.kind} answer cannot be a job's result`);
   };
 }

@@ -1,11 +1,9 @@
 import type { TaskOperations } from "../../core/task-operations";
 import { randomUUID } from "node:crypto";
 import { Lifecycle, scoped } from "tsyringe";
-import type { ActionDefinition } from "../../core/action";
-import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
-import { validateParams } from "../../core/validation";
+import type { RegisteredAction } from "../../core/registry";
 import { redactSecrets } from "../../core/secret";
 import type { Backoff, FanOutProgress, JobInfo, NewJob, QueueStats } from "./driver";
 import { TaskRuntime } from "./runtime";
@@ -29,8 +27,9 @@ export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs">
 type Params = Record<string, unknown>;
 
 /**
- * Queues background tasks. Inject it into an action, an initializer or a service; params are
- * validated against the action's `inputs` here, so a bad enqueue fails at once, not in a worker.
+ * Queues background tasks. Inject it into an action, an initializer or a service; the dispatcher
+ * checks each call here as it would check it arriving (the action may be called as a task, its
+ * params are within bounds and valid), so a bad enqueue fails at once, not in a worker.
  */
 @scoped(Lifecycle.ContainerScoped)
 export class TaskService implements TaskOperations {
@@ -38,8 +37,9 @@ export class TaskService implements TaskOperations {
 
   /** Queues one run of a task action on its queue and returns the job id. */
   async enqueue(actionName: string, params: Params = {}, options: EnqueueOptions = {}): Promise<string> {
-    const action = this.taskAction(actionName);
-    await validateParams(action.inputs, params);
+    const registered = this.taskAction(actionName);
+    await this.validate(registered, params);
+    const { action } = registered;
     const driver = await this.openForJobs();
     const [id] = await driver.enqueue(action.task!.queue, [
       { payload: { action: action.name, params: asJson(params) }, ...this.jobOptions(options) },
@@ -52,10 +52,11 @@ export class TaskService implements TaskOperations {
    * results `fanOutProgress` reads for TASKS_RESULT_TTL. Every params is validated first.
    */
   async fanOut(actionName: string, paramsList: readonly Params[], options: FanOutOptions = {}): Promise<string> {
-    const action = this.taskAction(actionName);
+    const registered = this.taskAction(actionName);
+    const { action } = registered;
     for (const [index, params] of paramsList.entries()) {
       try {
-        await validateParams(action.inputs, params);
+        await this.validate(registered, params);
       } catch (error) {
         throw forItem(error, index);
       }
@@ -121,17 +122,14 @@ export class TaskService implements TaskOperations {
     await (await this.runtime.driver()).remove(queue, jobId);
   }
 
-  private taskAction(actionName: string): ActionDefinition {
-    const registered = this.runtime.server.registry.get(actionName);
-    // Refused as the dispatcher refuses a task call it may not make: as an action that does not exist.
-    if (!registered || !allowsTransport(registered.action, CONNECTION_TYPE.task)) {
-      throw new TypedError({
-        message: `Unknown action "${actionName}"`,
-        type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
-        key: "action",
-        value: actionName,
-      });
-    }
+  /** Refuses params a worker's call of `registered` would refuse: bounded and validated by the dispatcher. */
+  private async validate(registered: RegisteredAction, params: Params): Promise<void> {
+    await this.runtime.server.dispatcher.validate(registered, params);
+  }
+
+  private taskAction(actionName: string): RegisteredAction {
+    // Refused as a task call would be: an action the task transport may not call does not exist for it.
+    const registered = this.runtime.server.dispatcher.find(actionName, CONNECTION_TYPE.task);
     if (!registered.action.task) {
       throw new TypedError({
         message: `Action "${actionName}" has no "task" property, so it cannot be queued`,
@@ -140,7 +138,7 @@ export class TaskService implements TaskOperations {
         value: actionName,
       });
     }
-    return registered.action;
+    return registered;
   }
 
   private async openForJobs() {

@@ -2,7 +2,7 @@ import { injectable } from "tsyringe";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
-import { validateParams } from "../../core/validation";
+import { parseParams } from "../../core/validation";
 import { jobRunner } from "./job-runner";
 import { RecurringScheduler, RecurringTask } from "./recurring-scheduler";
 import { TaskRuntime, WORKER_RUN_MODES } from "./runtime";
@@ -77,7 +77,7 @@ export class TaskWorkersInitializer implements Initializer {
         });
       }
       try {
-        await validateParams(action.inputs, {});
+        await parseParams(action.inputs, {});
       } catch (cause) {
         throw new TypedError({
           message: `Recurring task "${action.name}" runs without params, but its inputs need some: ${(cause as Error).message}`,

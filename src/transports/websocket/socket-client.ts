@@ -1,12 +1,12 @@
 import WebSocket, { RawData } from "ws";
 import type { Connection } from "../../core/connection";
-import type { Dispatcher, ActionResult } from "../../core/dispatcher";
+import type { Answer } from "../../core/action-result";
+import type { Dispatcher } from "../../core/dispatcher";
 import { clientGone } from "../../core/client-gone";
-import { DispatchedStream } from "../../core/dispatched-stream";
-import { errorBody, toTypedError } from "../../core/error-body";
+import type { DispatchedStream } from "../../core/dispatched-stream";
+import type { ErrorBody } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
-import { encodeResponse } from "../../core/response-encoder";
 import type { ChannelSubscription, ChannelSubscriptions } from "../../channels/channel-subscriptions";
 import { checkChannelName } from "../../channels/channel-name";
 import { Session } from "../../sessions/session";
@@ -21,7 +21,6 @@ export interface SocketClientContext {
   dispatcher: Dispatcher;
   channels: ChannelSubscriptions;
   settings: WebSocketSettings;
-  production: boolean;
   logger: Logger;
   budgets: AddressMessageBudgets;
   backoff: AddressBackoff;
@@ -196,7 +195,7 @@ export class SocketClient {
         const reply = await operation();
         if (this.channelCalls.has(call)) this.send(JSON.stringify({ messageId, ...reply }));
       } catch (error) {
-        if (this.channelCalls.has(call)) this.sendError(messageId, toTypedError(error, this.context.production));
+        if (this.channelCalls.has(call)) this.sendError(messageId, error);
       } finally {
         this.channelCalls.delete(call);
         if (this.idle) this.onIdle?.();
@@ -215,18 +214,18 @@ export class SocketClient {
     try {
       const reload = this.reloadSession();
       if (reload) await reload;
-      const result = await this.context.dispatcher.run(action, params, this.connection, { controller });
-      if (result.response instanceof DispatchedStream) {
+      const { answer } = await this.context.dispatcher.run(action, params, this.connection, { controller });
+      if (answer.kind === "stream") {
         // Read even when no one is left to send to: reading it to its end or return() ends the call.
-        await this.stream(messageId, result.response, controller);
+        await this.stream(messageId, answer.stream, controller);
       } else if (this.inFlight.has(controller)) {
-        this.reply(messageId, result);
+        this.reply(messageId, answer);
       }
     } catch (error) {
       this.context.logger.error({ err: error, action }, "websocket: could not answer an action");
       // The caller still gets an answer to its messageId, so it never waits for one forever.
       try {
-        if (this.inFlight.has(controller)) this.sendError(messageId, toTypedError(error, this.context.production));
+        if (this.inFlight.has(controller)) this.sendError(messageId, error);
       } catch {
         // The socket itself is gone: there is no one left to answer.
       }
@@ -250,15 +249,10 @@ export class SocketClient {
     return session.reload().catch(() => undefined);
   }
 
-  private reply(messageId: MessageId, result: ActionResult): void {
-    if (result.error) return this.sendError(messageId, result.error);
-    let text: string;
-    try {
-      text = `{"messageId":${JSON.stringify(messageId)},"response":${encodeResponse(result.actionName, result.response)}}`;
-    } catch (error) {
-      return this.failedEncoding(messageId, result.actionName, error as TypedError);
-    }
-    this.send(text);
+  private reply(messageId: MessageId, answer: Exclude<Answer, { kind: "stream" }>): void {
+    if (answer.kind === "error") return this.sendBody(messageId, answer.body);
+    // Nothing is framed on a socket: every other answer is JSON text.
+    if (answer.kind === "json") this.send(`{"messageId":${JSON.stringify(messageId)},"response":${answer.text}}`);
   }
 
   /**
@@ -273,13 +267,8 @@ export class SocketClient {
       for await (const text of stream) if (this.inFlight.has(controller)) await this.sendInOrder(`${prefix}${text}}`);
       if (this.inFlight.has(controller)) this.send(`{"messageId":${JSON.stringify(messageId)},"response":null}`);
     } catch (thrown) {
-      if (this.inFlight.has(controller)) this.sendError(messageId, toTypedError(thrown, this.context.production));
+      if (this.inFlight.has(controller)) this.sendBody(messageId, stream.errorBody(thrown));
     }
-  }
-
-  private failedEncoding(messageId: MessageId, actionName: string, error: TypedError): void {
-    this.context.logger.error({ err: error.cause ?? error, action: actionName }, "websocket: the response cannot be sent");
-    this.sendError(messageId, error);
   }
 
   /** Sends, and resolves once the text is handed to the network: a stream goes no faster than the socket. */
@@ -352,8 +341,12 @@ export class SocketClient {
   }
 
 
-  private sendError(messageId: MessageId | undefined, error: TypedError): void {
-    const body = errorBody(error, this.context.production);
+  /** A refusal the socket makes itself, or anything thrown, shown as the dispatcher shows errors. */
+  private sendError(messageId: MessageId | undefined, thrown: unknown): void {
+    this.sendBody(messageId, this.context.dispatcher.codec.errorBody(thrown));
+  }
+
+  private sendBody(messageId: MessageId | undefined, body: ErrorBody): void {
     this.send(JSON.stringify(messageId === undefined ? body : { messageId, ...body }));
   }
 

@@ -1,15 +1,15 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { errorBody } from "../../core/error-body";
+import type { ResponseCodec } from "../../core/response-codec";
 import type { TypedError } from "../../core/errors";
 
 /** Answers an upgrade that will not become a socket with a plain HTTP error and the core error body. */
-export function refuseUpgrade(socket: Duplex, error: TypedError, production: boolean, headers: Record<string, string> = {}): void {
+export function refuseUpgrade(socket: Duplex, error: TypedError, codec: ResponseCodec, headers: Record<string, string> = {}): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify(errorBody(error, production));
+  const body = codec.errorText(error);
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}\r\n` +
       "Connection: close\r\n" +

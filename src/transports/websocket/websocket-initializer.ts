@@ -97,7 +97,7 @@ export class WebSocketInitializer implements Initializer {
     if (pathOf(request) !== this.settings.path) {
       // Another part may serve upgrades on its own path; when none does, say so rather than hang.
       if (this.httpServer?.listenerCount("upgrade") === 1) {
-        refuseUpgrade(socket, new TypedError({ message: "Not found", type: ErrorType.CONNECTION_NOT_FOUND }), this.server.config.production);
+        refuseUpgrade(socket, new TypedError({ message: "Not found", type: ErrorType.CONNECTION_NOT_FOUND }), this.server.codec);
       }
       return;
     }
@@ -109,19 +109,19 @@ export class WebSocketInitializer implements Initializer {
   };
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const { production } = this.server.config;
-    if (this.closing) return refuseUpgrade(socket, shuttingDown(), production);
+    const { codec } = this.server;
+    if (this.closing) return refuseUpgrade(socket, shuttingDown(), codec);
     const address = this.server.callerAddress(request);
     const retryAfter = this.backoff.retryAfter(address === undefined ? undefined : addressKey(address));
-    if (retryAfter !== undefined) return refuseUpgrade(socket, backedOff(retryAfter), production, { "Retry-After": String(retryAfter) });
+    if (retryAfter !== undefined) return refuseUpgrade(socket, backedOff(retryAfter), codec, { "Retry-After": String(retryAfter) });
     const verdict = judgeOrigin(request, this.settings.allowedOrigins);
     if (!verdict.accepted) {
       const error = new TypedError({ message: "This origin may not open a WebSocket here", type: ErrorType.CONNECTION_FORBIDDEN, key: "origin" });
-      return refuseUpgrade(socket, error, production);
+      return refuseUpgrade(socket, error, codec);
     }
     const session = await this.openSession(request, verdict.withSession);
     const wss = this.wss;
-    if (this.closing || !wss) return refuseUpgrade(socket, shuttingDown(), production);
+    if (this.closing || !wss) return refuseUpgrade(socket, shuttingDown(), codec);
     wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, session));
   }
 
@@ -148,7 +148,6 @@ export class WebSocketInitializer implements Initializer {
       dispatcher: this.server.dispatcher,
       channels: this.channels,
       settings: this.settings,
-      production: this.server.config.production,
       logger: this.server.logger,
       budgets: this.budgets,
       backoff: this.backoff,

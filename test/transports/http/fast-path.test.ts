@@ -6,6 +6,7 @@ import type { RegisteredAction } from "../../../src/core/registry";
 import type { HttpMount } from "../../../src/core/http-mount";
 import { type FastActionTarget, fastPath } from "../../../src/transports/http/fast-path";
 import { compileRoutes } from "../../../src/transports/http/route-table";
+import { ResponseCodec } from "../../../src/core/response-codec";
 
 /**
  * Which requests the fast path takes and which it leaves to Express, over a real socket: a
@@ -43,7 +44,7 @@ function start(corsOrigins: string[]): Promise<void> {
     corsOrigins,
     crossSite: () => undefined,
     start: () => "id-1",
-    failure: { production: true, bodyLimit: 1024, logger: console as never },
+    failure: { codec: new ResponseCodec(true), bodyLimit: 1024, logger: console as never },
   });
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (!taken(req, res)) res.end("express");
