@@ -157,12 +157,12 @@ export { errorBodySchema } from "./openapi/error-body-schema";
 // Command line and generators
 export { buildProgram, runCli } from "./transports/cli/program";
 export type { ProgramOptions } from "./transports/cli/program";
-export type { CommandOutput } from "./transports/cli/action-command";
-export { getValidTypes } from "./transports/cli/generate/generators";
+export type { CommandOutput } from "./toolchain/command-output";
+export { getValidTypes } from "./toolchain/generate/generators";
 export type {
   GeneratedFile,
   GeneratorContext,
   GeneratorOption,
   PluginGenerator,
-} from "./transports/cli/generate/plugin-generator";
-export type { GeneratedNames, NameShape } from "./transports/cli/generate/names";
+} from "./toolchain/generate/plugin-generator";
+export type { GeneratedNames, NameShape } from "./toolchain/generate/names";

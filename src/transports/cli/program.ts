@@ -5,15 +5,15 @@ import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import { guardUnhandledRejections } from "../../core/process-guards";
-import type { CommandOutput } from "./action-command";
+import type { CommandOutput } from "../../toolchain/command-output";
 import { describeActions } from "./actions-command";
-import { registerConsoleCommand } from "./console-command";
-import { registerDevCommand } from "./dev-command";
-import { loadCliServer, noAppError, recordCompiledModules, serveCliMcp, startCliServer } from "./cli-app";
-import { registerGenerateCommand, registerNewCommand } from "./scaffold-commands";
-import { installSignalHandlers } from "./signals";
+import { registerConsoleCommand } from "../../toolchain/console-command";
+import { registerDevCommand } from "../../toolchain/dev-command";
+import { loadCliServer, noAppError, recordCompiledModules, serveCliMcp, startCliServer } from "../../toolchain/cli-app";
+import { registerGenerateCommand, registerNewCommand } from "../../toolchain/scaffold-commands";
+import { installSignalHandlers } from "../../core/signals";
 import { registerTasksCommand } from "./tasks-command";
-import { registerMigrateCommand } from "./migrate-command";
+import { registerMigrateCommand } from "../../toolchain/migrate-command";
 
 const packageVersion: string = require("../../../package.json").version;
 
@@ -81,7 +81,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
       async (args) => {
         const start = () => startCliServer({ ...appOption, workersOnly: Boolean(args["workers-only"]) });
         if (args["dev-reloads"] && appDir) {
-          const { serveWithReloads } = require("./dev-reloads") as typeof import("./dev-reloads");
+          const { serveWithReloads } = require("../../toolchain/dev-reloads") as typeof import("../../toolchain/dev-reloads");
           let guarded = false;
           return serveWithReloads(appDir, async () => {
             const server = await start();
@@ -109,7 +109,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
       const recorded = appDir ? recordCompiledModules(appDir) : undefined;
       const server = await loadCliServer({ ...appOption, quiet });
       // Deferred like the app itself: the OpenAPI helpers load zod's JSON Schema converter.
-      const { writeCompileCache, writeOpenApiCache } = require("./build-command") as typeof import("./build-command");
+      const { writeCompileCache, writeOpenApiCache } = require("../../toolchain/build-command") as typeof import("../../toolchain/build-command");
       const report = await writeOpenApiCache(server);
       output.write(`wrote ${report.cache}: ${report.schemas} input schema(s), actions hash ${report.hash.slice(0, 12)}\n`);
       output.write(`derived ${Object.keys(report.responses).length} response schema(s) from run's return type\n`);
@@ -118,7 +118,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
         const compiled = writeCompileCache(recorded);
         output.write(`wrote ${compiled.cache}: ${compiled.modules} compiled module(s)\n`);
       }
-      const { clientTypesWritten, writeClientTypes } = require("./client-types-command") as typeof import("./client-types-command");
+      const { clientTypesWritten, writeClientTypes } = require("../../toolchain/client-types-command") as typeof import("../../toolchain/client-types-command");
       output.write(clientTypesWritten(await writeClientTypes(server, undefined, report.responses)));
       output.exit(ExitCode.success);
     });

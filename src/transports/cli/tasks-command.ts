@@ -1,8 +1,8 @@
 import type { Argv } from "yargs";
 import { ErrorType, TypedError } from "../../core/errors";
 import { TASK_OPERATIONS, type TaskOperations } from "../../core/task-operations";
-import type { CommandOutput } from "./action-command";
-import { runBootedCommand } from "./cli-app";
+import type { CommandOutput } from "../../toolchain/command-output";
+import { runBootedCommand } from "../../toolchain/cli-app";
 
 type Operation = (tasks: TaskOperations) => Promise<unknown>;
 

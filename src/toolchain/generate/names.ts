@@ -1,4 +1,4 @@
-import { ErrorType, TypedError } from "../../../core/errors";
+import { ErrorType, TypedError } from "../../core/errors";
 
 /**
  * "action" names are `<group>:<verb>` (more `:` parts allowed); "module" names are one word,

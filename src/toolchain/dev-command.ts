@@ -3,8 +3,8 @@ import { existsSync, watch, type FSWatcher } from "node:fs";
 import { setPriority } from "node:os";
 import { basename, join, relative, sep } from "node:path";
 import type { Argv } from "yargs";
-import { ExitCode } from "../../core/constants";
-import type { CommandOutput } from "./action-command";
+import { ExitCode } from "../core/constants";
+import type { CommandOutput } from "./command-output";
 import { noAppError } from "./cli-app";
 import type { DevMessage } from "./dev-reloads";
 
@@ -30,7 +30,7 @@ export function restartsFor(file: string): boolean {
   return /^herald\.config\.[cm]?[jt]s$/.test(file) || file === "package.json" || /^tsconfig(\..+)?\.json$/.test(basename(file));
 }
 
-const CLI_ENTRY = join(__dirname, "../../cli-entry.js");
+const CLI_ENTRY = join(__dirname, "../cli-entry.js");
 /** The type check yields the processor to the server booting beside it. */
 const CHECKER_NICENESS = 10;
 

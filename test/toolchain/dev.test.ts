@@ -3,9 +3,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { HOOK_TIMEOUT, waitFor } from "herald/testing";
-import { reloadsFor, restartsFor } from "../../../src/transports/cli/dev-command";
-import { HERALD_BIN } from "../../support/cli";
-import { childEnv, copyFixtureApp, makeScratchDir, removeScratchDir } from "./support";
+import { reloadsFor, restartsFor } from "../../src/toolchain/dev-command";
+import { HERALD_BIN } from "../support/cli";
+import { childEnv, copyFixtureApp, makeScratchDir, removeScratchDir } from "../support/scratch-apps";
 
 /** `herald dev` on a copy of the CLI fixture: served, and served again when its code changes. */
 let scratch: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { sourceHash } from "../../core/source-hash";
+import { sourceHash } from "../core/source-hash";
 
 /** Where `herald build` keeps the app's compiled modules, relative to its root. */
 export const COMPILE_CACHE_FILE = join(".herald", "compile-cache.json");
@@ -53,7 +53,7 @@ function tsconfigTexts(appRoot: string): string[] {
 export function compilerFingerprint(appRoot: string): string {
   const inputs = {
     format: CACHE_FORMAT,
-    herald: (require("../../../package.json") as { version: string }).version,
+    herald: (require("../../package.json") as { version: string }).version,
     swc: packageVersion("@swc/core"),
     register: packageVersion("@swc-node/register"),
     tsconfig: tsconfigTexts(appRoot),

@@ -1,5 +1,5 @@
-import { ExitCode } from "../../core/constants";
-import type { Logger } from "../../core/logger";
+import { ExitCode } from "./constants";
+import type { Logger } from "./logger";
 
 /** What the signals stop: a server, or `herald dev`'s server of the moment, which may be none. */
 export interface Stoppable {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { ErrorType, TypedError } from "../../../core/errors";
+import { ErrorType, TypedError } from "../../core/errors";
 import type { GeneratedFile } from "./plugin-generator";
 
 export interface WriteOptions {

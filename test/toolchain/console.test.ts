@@ -1,9 +1,9 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { HERALD_BIN } from "../../support/cli";
+import { HERALD_BIN } from "../support/cli";
 
-const cwd = join(__dirname, "../../fixtures/apps/cli");
+const cwd = join(__dirname, "../fixtures/apps/cli");
 const historyFile = join(cwd, ".herald/console-history");
 
 /** `herald console` fed `lines` on its standard input, as a script would; resolves with what it printed and its exit code. */

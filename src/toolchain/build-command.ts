@@ -1,9 +1,9 @@
 import { relative } from "node:path";
-import type { HeraldServer } from "../../core/server";
-import { computeActionsHash } from "../../openapi/actions-hash";
-import { deriveResponseSchemas } from "../../openapi/derived-responses";
-import { generateOpenApiSchemas, type JSONSchema } from "../../openapi/json-schema";
-import { openApiCachePath, writeSchemasCache } from "../../openapi/schema-cache";
+import type { HeraldServer } from "../core/server";
+import { computeActionsHash } from "../openapi/actions-hash";
+import { deriveResponseSchemas } from "../openapi/derived-responses";
+import { generateOpenApiSchemas, type JSONSchema } from "../openapi/json-schema";
+import { openApiCachePath, writeSchemasCache } from "../openapi/schema-cache";
 import { COMPILE_CACHE_FILE, type CompileCache } from "./compile-cache";
 
 export interface BuildReport {

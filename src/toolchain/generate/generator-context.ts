@@ -1,5 +1,5 @@
 import { dirname, join, relative, sep } from "node:path";
-import type { ResolvedAppConfig } from "../../../core/app-config";
+import type { ResolvedAppConfig } from "../../core/app-config";
 import type { GeneratedNames } from "./names";
 import type { GeneratorContext } from "./plugin-generator";
 import { renderTemplate } from "./templates";

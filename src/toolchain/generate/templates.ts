@@ -5,7 +5,7 @@ import { join } from "node:path";
  * The package's `schematics/` folder. This file sits at the same depth under `src/` (tests)
  * and under `dist/` (the published CLI), and both sit beside `schematics/`.
  */
-export const SCHEMATICS_DIR = join(__dirname, "../../../../schematics");
+export const SCHEMATICS_DIR = join(__dirname, "../../../schematics");
 
 const PLACEHOLDER = /\{\{\s*([a-zA-Z][a-zA-Z0-9]*)\s*\}\}/g;
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { herald } from "../../support/cli";
-import { copyFixtureApp, makeScratchDir, removeScratchDir } from "./support";
+import { herald } from "../support/cli";
+import { copyFixtureApp, makeScratchDir, removeScratchDir } from "../support/scratch-apps";
 
 const CACHE = ".herald/compile-cache.json";
 

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
-import { ErrorType, TypedError } from "../../core/errors";
+import { ErrorType, TypedError } from "../core/errors";
 import type { GeneratedFile } from "./generate/plugin-generator";
 import { renderSchematic, SCHEMATICS_DIR } from "./generate/templates";
 import { planFiles, writePlannedFiles } from "./generate/write-files";
@@ -12,8 +12,8 @@ interface HeraldManifest {
   devDependencies: Record<string, string>;
 }
 
-const manifest: HeraldManifest = require("../../../package.json");
-const PACKAGE_ROOT = resolve(__dirname, "../../..");
+const manifest: HeraldManifest = require("../../package.json");
+const PACKAGE_ROOT = resolve(__dirname, "../..");
 
 export interface NewAppOptions {
   /** The folder to create the app in; it may exist as long as none of the app's files do. */

@@ -1,8 +1,8 @@
-import { findAppDir, loadAppConfig, ResolvedAppConfig } from "../../core/app-config";
-import { resolveEnvironment } from "../../core/config";
-import { LogLevel, RUN_MODE } from "../../core/constants";
-import { ErrorType, TypedError } from "../../core/errors";
-import type { HeraldServer } from "../../core/server";
+import { findAppDir, loadAppConfig, ResolvedAppConfig } from "../core/app-config";
+import { resolveEnvironment } from "../core/config";
+import { LogLevel, RUN_MODE } from "../core/constants";
+import { ErrorType, TypedError } from "../core/errors";
+import type { HeraldServer } from "../core/server";
 import type { CompileCache } from "./compile-cache";
 import { registerRecordingTypeScript, registerTypeScript } from "./typescript-hook";
 
@@ -40,7 +40,7 @@ export async function loadCliServer(options: { appDir?: string; quiet?: boolean 
   if (!appDir) throw noAppError();
   registerTypeScript(appDir);
   // Deferred: the composition root loads every transport.
-  const { createHerald } = require("../../herald") as typeof import("../../herald");
+  const { createHerald } = require("../herald") as typeof import("../herald");
   const server = createHerald({ appDir, runMode: RUN_MODE.cli, ...cliLogLevel(options.quiet) });
   return server.load();
 }
@@ -59,7 +59,7 @@ export async function startCliServer(options: { appDir?: string; workersOnly?: b
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw noAppError();
   registerTypeScript(appDir);
-  const { startHerald } = require("../../herald") as typeof import("../../herald");
+  const { startHerald } = require("../herald") as typeof import("../herald");
   return startHerald({ appDir, runMode: options.workersOnly ? RUN_MODE.workers : RUN_MODE.server });
 }
 
@@ -68,7 +68,7 @@ export async function serveCliMcp(options: { appDir?: string }): Promise<void> {
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw noAppError();
   registerTypeScript(appDir);
-  const { serveMcpStdio } = require("../../herald") as typeof import("../../herald");
+  const { serveMcpStdio } = require("../herald") as typeof import("../herald");
   await serveMcpStdio({ appDir });
 }
 
@@ -81,7 +81,7 @@ export async function runBootedCommand(
   output: { write(text: string): void; exit(code: number): void },
   operation: (server: HeraldServer) => Promise<unknown>,
 ): Promise<void> {
-  const { errorBody, toTypedError } = require("../../core/error-body") as typeof import("../../core/error-body");
+  const { errorBody, toTypedError } = require("../core/error-body") as typeof import("../core/error-body");
   let server: HeraldServer | undefined;
   let code = 1;
   try {

@@ -1,5 +1,5 @@
-import { findAppDir } from "../../../core/app-config";
-import { ErrorType, TypedError } from "../../../core/errors";
+import { findAppDir } from "../../core/app-config";
+import { ErrorType, TypedError } from "../../core/errors";
 import { findCliAppConfig } from "../cli-app";
 import { BUILTIN_GENERATORS } from "./builtin-generators";
 import { isPluginGenerator, PluginGenerator } from "./plugin-generator";

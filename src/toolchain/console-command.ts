@@ -2,10 +2,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { start as startRepl, type REPLServer } from "node:repl";
 import type { Argv } from "yargs";
-import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
-import { Connection } from "../../core/connection";
-import type { HeraldServer } from "../../core/server";
-import type { CommandOutput } from "./action-command";
+import { CONNECTION_TYPE, ExitCode } from "../core/constants";
+import { Connection } from "../core/connection";
+import type { HeraldServer } from "../core/server";
+import type { CommandOutput } from "./command-output";
 import { loadCliServer } from "./cli-app";
 
 /** What the console's `run` gives: the action's response, or its TypedError thrown. */

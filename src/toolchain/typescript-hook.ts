@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { findAppDir } from "../../core/app-config";
+import { findAppDir } from "../core/app-config";
 import { CompileCache, CompiledModule } from "./compile-cache";
 import { installSourceMaps, storedSourceMap, storeSourceMap } from "./compiled-source-maps";
 import { cachePackageResolution, isInNodeModules } from "./package-resolution-cache";

@@ -1,4 +1,4 @@
-import type { ResolvedAppConfig } from "../../../core/app-config";
+import type { ResolvedAppConfig } from "../../core/app-config";
 import type { GeneratedNames, NameShape } from "./names";
 
 /** One file a generator wants written. */

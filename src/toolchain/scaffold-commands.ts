@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { ExitCode } from "../../core/constants";
-import { ErrorType, TypedError } from "../../core/errors";
-import type { CommandOutput } from "./action-command";
+import { ExitCode } from "../core/constants";
+import { ErrorType, TypedError } from "../core/errors";
+import type { CommandOutput } from "./command-output";
 import { findCliAppConfig, loadCliServer, noAppError } from "./cli-app";
 import { CLIENT_TYPES_FILE, clientTypesWritten, writeClientTypes } from "./client-types-command";
 import { generate } from "./generate/generate";

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { ErrorType, TypedError } from "../../core/errors";
-import { MIGRATOR, type Migrator } from "../../core/migrator";
-import type { CommandOutput } from "./action-command";
+import { ErrorType, TypedError } from "../core/errors";
+import { MIGRATOR, type Migrator } from "../core/migrator";
+import type { CommandOutput } from "./command-output";
 import { runBootedCommand } from "./cli-app";
 
 /** `herald migrate …`: boots the app in cli mode and drives the Migrator its database initializer registered. */

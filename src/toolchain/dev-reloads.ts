@@ -1,8 +1,8 @@
 import { sep } from "node:path";
-import { forgetClasses } from "../../core/container";
-import { reloadKeeping, releaseKept } from "../../core/kept-across-reloads";
-import type { HeraldServer } from "../../core/server";
-import { installSignalHandlers } from "./signals";
+import { forgetClasses } from "../core/container";
+import { reloadKeeping, releaseKept } from "../core/kept-across-reloads";
+import type { HeraldServer } from "../core/server";
+import { installSignalHandlers } from "../core/signals";
 
 /** What `herald dev` and the server it runs say to each other over their IPC channel. */
 export type DevMessage = { type: "reload" } | { type: "reloaded" } | { type: "reload-failed" };

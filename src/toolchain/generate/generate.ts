@@ -1,5 +1,5 @@
-import type { ResolvedAppConfig } from "../../../core/app-config";
-import { ErrorType, TypedError } from "../../../core/errors";
+import type { ResolvedAppConfig } from "../../core/app-config";
+import { ErrorType, TypedError } from "../../core/errors";
 import { createGeneratorContext } from "./generator-context";
 import { generatorsFor } from "./generators";
 import { parseName } from "./names";

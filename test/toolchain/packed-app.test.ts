@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { herald } from "../../support/cli";
-import { npmStart, REPO_ROOT, run } from "./support";
+import { herald } from "../support/cli";
+import { npmStart, REPO_ROOT, run } from "../support/scratch-apps";
 
 /**
  * A new user's app on Herald's packed tarball, outside the repository, as the README's "Your own

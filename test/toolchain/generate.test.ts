@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHerald, getValidTypes, RUN_MODE } from "herald";
-import { BUILTIN_INITIALIZER_NAMES } from "../../../src/transports/cli/generate/builtin-generators";
-import { herald } from "../../support/cli";
-import { copyFixtureApp, listFiles, makeScratchDir, removeScratchDir, runJest, typecheck } from "./support";
+import { BUILTIN_INITIALIZER_NAMES } from "../../src/toolchain/generate/builtin-generators";
+import { herald } from "../support/cli";
+import { copyFixtureApp, listFiles, makeScratchDir, removeScratchDir, runJest, typecheck } from "../support/scratch-apps";
 
 // The fixture app keeps services in lib/services and tests in spec/ (see its herald.config.ts),
 // and registers a plugin generator of type "report".
@@ -252,7 +252,7 @@ describe("herald generate <type> <name>", () => {
 
   test("getValidTypes lists the built-in types and the app's plugin types", () => {
     expect(getValidTypes(appDir)).toEqual(["action", "initializer", "middleware", "channel", "service", "task", "test", "report"]);
-    expect(getValidTypes(join(__dirname, "../../fixtures/apps/cli"))).not.toContain("report");
+    expect(getValidTypes(join(__dirname, "../fixtures/apps/cli"))).not.toContain("report");
   });
 
   test("the generated code type-checks", async () => {
@@ -288,7 +288,7 @@ describe("herald generate <type> <name>", () => {
 test("the initializer names the generator reserves are those of the framework's initializers", async () => {
   const names = new Set<string>();
   for (const runMode of Object.values(RUN_MODE)) {
-    const server = await createHerald({ appDir: join(__dirname, "../../fixtures/apps/cli"), runMode, logLevel: "silent" }).load();
+    const server = await createHerald({ appDir: join(__dirname, "../fixtures/apps/cli"), runMode, logLevel: "silent" }).load();
     for (const initializer of server.initializers) names.add(initializer.name);
   }
   expect([...names].sort()).toEqual([...BUILTIN_INITIALIZER_NAMES].sort());

@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { herald } from "../../support/cli";
-import type { CliRun } from "../../support/cli";
-import { listFiles, makeScratchDir, npmStart, removeScratchDir, REPO_ROOT, run } from "./support";
-import { defaultHeraldSpec } from "../../../src/transports/cli/new-app";
+import { herald } from "../support/cli";
+import type { CliRun } from "../support/cli";
+import { listFiles, makeScratchDir, npmStart, removeScratchDir, REPO_ROOT, run } from "../support/scratch-apps";
+import { defaultHeraldSpec } from "../../src/toolchain/new-app";
 
 let scratch: string;
 let appDir: string;

@@ -3,9 +3,9 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { waitFor } from "herald/testing";
-import repoJestConfig from "../../../jest.config";
+import repoJestConfig from "../../jest.config";
 
-export const REPO_ROOT = join(__dirname, "../../..");
+export const REPO_ROOT = join(__dirname, "../..");
 
 /**
  * Scratch space inside the repository (git-ignored), so that an app made there resolves
