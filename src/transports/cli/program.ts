@@ -109,7 +109,7 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
       const recorded = appDir ? recordCompiledModules(appDir) : undefined;
       const server = await loadCliServer({ ...appOption, quiet });
       // Deferred like the app itself: the OpenAPI helpers load zod's JSON Schema converter.
-      const { writeCompileCache, writeOpenApiCache } = require("../../toolchain/build-command") as typeof import("../../toolchain/build-command");
+      const { writeCompileCache, writeOpenApiCache } = require("../../toolchain/build-caches") as typeof import("../../toolchain/build-caches");
       const report = await writeOpenApiCache(server);
       output.write(`wrote ${report.cache}: ${report.schemas} input schema(s), actions hash ${report.hash.slice(0, 12)}\n`);
       output.write(`derived ${Object.keys(report.responses).length} response schema(s) from run's return type\n`);
