@@ -155,7 +155,7 @@ export type { ActionSource } from "./openapi/action-source";
 export { errorBodySchema } from "./openapi/error-body-schema";
 
 // Command line and generators
-export { buildProgram, runCli } from "./transports/cli/program";
+export { buildProgram, runCli } from "./cli-program";
 export type { ProgramOptions } from "./transports/cli/program";
 export type { CommandOutput } from "./toolchain/command-output";
 export { getValidTypes } from "./toolchain/generate/generators";

@@ -3,6 +3,7 @@ import { resolveEnvironment } from "../core/config";
 import { LogLevel, RUN_MODE } from "../core/constants";
 import { ErrorType, TypedError } from "../core/errors";
 import type { HeraldServer } from "../core/server";
+import type { AppBoot } from "./app-boot";
 import type { CompileCache } from "./compile-cache";
 import { registerRecordingTypeScript, registerTypeScript } from "./typescript-hook";
 
@@ -10,6 +11,12 @@ import { registerRecordingTypeScript, registerTypeScript } from "./typescript-ho
  * Loading the app is what makes a command slow (the TypeScript hook, the transports, the app's
  * own modules), so the CLI does it only in the commands that need the app, and only then.
  */
+
+/** Where the app is (found from the working directory when absent), and how to boot it. */
+export interface CliAppOptions {
+  appDir?: string;
+  boot: AppBoot;
+}
 
 export function noAppError(): TypedError {
   return new TypedError({
@@ -35,13 +42,11 @@ export function recordCompiledModules(appDir: string): CompileCache | undefined 
 }
 
 /** The app's classes loaded in CLI run mode, nothing initialized: enough to list or run actions. */
-export async function loadCliServer(options: { appDir?: string; quiet?: boolean }): Promise<HeraldServer> {
+export async function loadCliServer(options: CliAppOptions & { quiet?: boolean }): Promise<HeraldServer> {
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw noAppError();
   registerTypeScript(appDir);
-  // Deferred: the composition root loads every transport.
-  const { createHerald } = require("../herald") as typeof import("../herald");
-  const server = createHerald({ appDir, runMode: RUN_MODE.cli, ...cliLogLevel(options.quiet) });
+  const server = options.boot.createHerald({ appDir, runMode: RUN_MODE.cli, ...cliLogLevel(options.quiet) });
   return server.load();
 }
 
@@ -55,21 +60,19 @@ function cliLogLevel(quiet: boolean | undefined): { logLevel?: "silent" | LogLev
 }
 
 /** Boots the whole app for `herald start`. */
-export async function startCliServer(options: { appDir?: string; workersOnly?: boolean }): Promise<HeraldServer> {
+export async function startCliServer(options: CliAppOptions & { workersOnly?: boolean }): Promise<HeraldServer> {
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw noAppError();
   registerTypeScript(appDir);
-  const { startHerald } = require("../herald") as typeof import("../herald");
-  return startHerald({ appDir, runMode: options.workersOnly ? RUN_MODE.workers : RUN_MODE.server });
+  return options.boot.startHerald({ appDir, runMode: options.workersOnly ? RUN_MODE.workers : RUN_MODE.server });
 }
 
 /** Serves the app over MCP on stdin/stdout for `herald mcp`; resolves when the client leaves. */
-export async function serveCliMcp(options: { appDir?: string }): Promise<void> {
+export async function serveCliMcp(options: CliAppOptions): Promise<void> {
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw noAppError();
   registerTypeScript(appDir);
-  const { serveMcpStdio } = require("../herald") as typeof import("../herald");
-  await serveMcpStdio({ appDir });
+  await options.boot.serveMcpStdio({ appDir });
 }
 
 /**
@@ -77,7 +80,7 @@ export async function serveCliMcp(options: { appDir?: string }): Promise<void> {
  * operation, prints `{"response": …}` or the error body, and stops the app again.
  */
 export async function runBootedCommand(
-  options: { appDir?: string; quiet: boolean },
+  options: CliAppOptions & { quiet: boolean },
   output: { write(text: string): void; exit(code: number): void },
   operation: (server: HeraldServer) => Promise<unknown>,
 ): Promise<void> {

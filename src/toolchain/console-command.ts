@@ -6,7 +6,7 @@ import { CONNECTION_TYPE, ExitCode } from "../core/constants";
 import { Connection } from "../core/connection";
 import type { HeraldServer } from "../core/server";
 import type { CommandOutput } from "./command-output";
-import { loadCliServer } from "./cli-app";
+import { loadCliServer, type CliAppOptions } from "./cli-app";
 
 /** What the console's `run` gives: the action's response, or its TypedError thrown. */
 async function runAction(server: HeraldServer, name: string, params: Record<string, unknown> = {}): Promise<unknown> {
@@ -43,9 +43,9 @@ function openRepl(server: HeraldServer, interactive: boolean): REPLServer {
  * opened), and a REPL holding it: `run("user:create", { … })`, `resolve(Service)`, `actions()`,
  * with history in `.herald/console-history`. Ending the REPL stops the app.
  */
-export function registerConsoleCommand(program: Argv, appOption: { appDir?: string }, quiet: boolean, output: CommandOutput): void {
+export function registerConsoleCommand(program: Argv, app: CliAppOptions, quiet: boolean, output: CommandOutput): void {
   program.command("console", "Open a REPL with the app booted: run(action, params), resolve(Service), actions()", {}, async () => {
-    const server = await loadCliServer({ ...appOption, quiet });
+    const server = await loadCliServer({ ...app, quiet });
     await server.start();
     const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
     if (interactive) {

@@ -2,12 +2,12 @@ import type { Argv } from "yargs";
 import { ErrorType, TypedError } from "../core/errors";
 import { MIGRATOR, type Migrator } from "../core/migrator";
 import type { CommandOutput } from "./command-output";
-import { runBootedCommand } from "./cli-app";
+import { runBootedCommand, type CliAppOptions } from "./cli-app";
 
 /** `herald migrate …`: boots the app in cli mode and drives the Migrator its database initializer registered. */
-export function registerMigrateCommand(program: Argv, appOption: { appDir?: string }, quiet: boolean, output: CommandOutput): void {
+export function registerMigrateCommand(program: Argv, app: CliAppOptions, quiet: boolean, output: CommandOutput): void {
   const run = (operation: (migrator: Migrator) => Promise<unknown>) =>
-    runBootedCommand({ ...appOption, quiet }, output, (server) => {
+    runBootedCommand({ ...app, quiet }, output, (server) => {
       if (!server.container.isRegistered(MIGRATOR, true)) {
         throw new TypedError({
           message: "This app registers no Migrator: its database initializer provides one (see docs/database.md)",

@@ -2,7 +2,7 @@ import type { Argv } from "yargs";
 import { ExitCode } from "../core/constants";
 import { ErrorType, TypedError } from "../core/errors";
 import type { CommandOutput } from "./command-output";
-import { findCliAppConfig, loadCliServer, noAppError } from "./cli-app";
+import { findCliAppConfig, loadCliServer, noAppError, type CliAppOptions } from "./cli-app";
 import { CLIENT_TYPES_FILE, clientTypesWritten, writeClientTypes } from "./client-types-command";
 import { generate } from "./generate/generate";
 import { generatorsFor } from "./generate/generators";
@@ -29,13 +29,13 @@ function typesEpilogue(generators: readonly PluginGenerator[]): string {
   return `Types:\n${lines.join("\n")}`;
 }
 
-export function registerGenerateCommand(program: Argv, appDir: string | undefined, output: CommandOutput): void {
+export function registerGenerateCommand(program: Argv, app: CliAppOptions, output: CommandOutput): void {
   program.command(
     ["generate <type> [name]", "g"],
     "Write an action, task, initializer, middleware, channel, service or test, with its test; or the client's types",
     (command) => {
       // Only when `generate` is the command: reading the config loads the app's TypeScript.
-      const generators = generatorsFor(findCliAppConfig(appDir)?.plugins ?? []);
+      const generators = generatorsFor(findCliAppConfig(app.appDir)?.plugins ?? []);
       command
         .positional("type", { type: "string", choices: [...generators.map((generator) => generator.type), CLIENT_TYPES], describe: "What to generate" })
         .positional("name", { type: "string", describe: "<group>:<verb> for an action or a task; a word (nested with /) otherwise; none for client-types" })
@@ -54,10 +54,10 @@ export function registerGenerateCommand(program: Argv, appDir: string | undefine
       return command;
     },
     async (args) => {
-      const app = findCliAppConfig(appDir);
-      if (!app) throw noAppError();
+      const config = findCliAppConfig(app.appDir);
+      if (!config) throw noAppError();
       if (args.type === CLIENT_TYPES) {
-        const server = await loadCliServer({ appDir: app.root, quiet: true });
+        const server = await loadCliServer({ boot: app.boot, appDir: config.root, quiet: true });
         const report = await writeClientTypes(server, args.out === undefined ? undefined : String(args.out));
         output.write(clientTypesWritten(report));
         output.exit(ExitCode.success);
@@ -65,7 +65,7 @@ export function registerGenerateCommand(program: Argv, appDir: string | undefine
       }
       if (args.name === undefined) throw missingName(String(args.type));
       output.write(
-        await generate(app, {
+        await generate(config, {
           type: String(args.type),
           name: String(args.name),
           dryRun: Boolean(args["dry-run"]),
