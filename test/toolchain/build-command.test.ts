@@ -1,4 +1,5 @@
-import { computeActionsHash, createHerald, loadCachedSchemas, openApiCachePath } from "herald";
+import { computeActionsHash, createHerald, loadCachedSchemas } from "herald";
+import { openApiCachePath } from "herald/toolchain";
 import { herald } from "../support/cli";
 import { copyFixtureApp, makeScratchDir, removeScratchDir } from "../support/scratch-apps";
 
