@@ -16,6 +16,7 @@ const shared: ProjectConfig = {
   moduleNameMapper: {
     "^herald$": "<rootDir>/src/index.ts",
     "^herald/testing$": "<rootDir>/src/testing/index.ts",
+    "^herald/toolchain$": "<rootDir>/src/toolchain/index.ts",
     "^herald/client$": "<rootDir>/src/client/index.ts",
     // herald/client's modules import each other as "./name.js", as browsers load its ES build.
     "^(\\./.*)\\.js$": "$1",

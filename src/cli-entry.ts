@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import "reflect-metadata";
-import { runCli } from "./transports/cli/program";
+import { runCli } from "./cli-program";
 
 // The TypeScript hook is registered by the commands that load the app, so that `--help`,
 // `new` and `--version` stay quick.

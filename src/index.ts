@@ -149,21 +149,13 @@ export type { TaskJobState } from "./transports/tasks/job-runner";
 export { generateOpenApiSchemas } from "./openapi/json-schema";
 export type { JSONSchema } from "./openapi/json-schema";
 export { computeActionsHash } from "./openapi/actions-hash";
-export { writeSchemasCache, loadCachedSchemas, openApiCachePath, OPENAPI_CACHE_FILE } from "./openapi/schema-cache";
+export { writeSchemasCache, loadCachedSchemas } from "./openapi/schema-cache";
 export { buildOpenApiDocument } from "./openapi/document";
 export type { OpenApiDocumentOptions } from "./openapi/document";
 export type { ActionSource } from "./openapi/action-source";
 export { errorBodySchema } from "./openapi/error-body-schema";
 
-// Command line and generators
-export { buildProgram, runCli } from "./transports/cli/program";
-export type { ProgramOptions } from "./transports/cli/program";
-export type { CommandOutput } from "./transports/cli/action-command";
-export { getValidTypes } from "./transports/cli/generate/generators";
-export type {
-  GeneratedFile,
-  GeneratorContext,
-  GeneratorOption,
-  PluginGenerator,
-} from "./transports/cli/generate/plugin-generator";
-export type { GeneratedNames, NameShape } from "./transports/cli/generate/names";
+// Command line and generators (the rest of the toolchain's names are on herald/toolchain)
+export { buildProgram } from "./cli-program";
+export { getValidTypes } from "./toolchain/generate/generators";
+export type { PluginGenerator } from "./toolchain/generate/plugin-generator";

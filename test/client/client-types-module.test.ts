@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { herald } from "../support/cli";
-import { makeScratchDir, removeScratchDir, REPO_ROOT } from "../transports/cli/support";
+import { makeScratchDir, removeScratchDir, REPO_ROOT } from "../support/scratch-apps";
 
 /**
  * The type module herald/client is typed by, written by the real `herald` executable. The sample

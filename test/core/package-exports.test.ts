@@ -42,8 +42,7 @@ const surface = {
       "PresenceStore", "PRESENCE_STORE_TOKEN", "InProcessPresenceStore",
       // tasks, OpenAPI, command line
       "TaskService", "generateOpenApiSchemas", "computeActionsHash", "writeSchemasCache", "loadCachedSchemas",
-      "openApiCachePath", "OPENAPI_CACHE_FILE", "buildOpenApiDocument", "errorBodySchema", "buildProgram", "runCli",
-      "getValidTypes",
+      "buildOpenApiDocument", "errorBodySchema", "buildProgram", "getValidTypes",
     ],
     types: [
       // errors
@@ -68,8 +67,17 @@ const surface = {
       "ChannelMiddleware", "PubSubHandler", "PresenceDeparture", "PresenceEntry",
       // tasks, OpenAPI, command line
       "EnqueueOptions", "FanOutOptions", "Backoff", "FanOutProgress", "JobError", "JobInfo", "JobStatus", "QueueStats",
-      "TaskJobState", "JSONSchema", "OpenApiDocumentOptions", "ActionSource", "ProgramOptions", "CommandOutput",
-      "GeneratedFile", "GeneratorContext", "GeneratorOption", "PluginGenerator", "GeneratedNames", "NameShape",
+      "TaskJobState", "JSONSchema", "OpenApiDocumentOptions", "ActionSource", "PluginGenerator",
+    ],
+  },
+  "herald/toolchain": {
+    values: [
+      "runCli", "buildProgram", "getValidTypes",
+      "generateOpenApiSchemas", "computeActionsHash", "writeSchemasCache", "loadCachedSchemas", "openApiCachePath", "OPENAPI_CACHE_FILE",
+    ],
+    types: [
+      "ProgramOptions", "CommandOutput", "PluginGenerator", "GeneratedFile", "GeneratorContext", "GeneratorOption", "GeneratedNames",
+      "NameShape", "JSONSchema",
     ],
   },
   "herald/testing": {
@@ -124,7 +132,7 @@ test("the package declares the herald executable and its entry points", () => {
   const manifest = require("../../package.json");
   expect(manifest.name).toBe("herald");
   expect(manifest.bin).toEqual({ herald: "dist/cli-entry.js" });
-  expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining([".", "./testing", "./client"]));
+  expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining([".", "./testing", "./client", "./toolchain"]));
 });
 
 test.each(Object.entries(surface))("the values %s exports at run time are exactly the listed ones", async (entry, { values }) => {

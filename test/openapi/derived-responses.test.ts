@@ -5,7 +5,7 @@ import type { OpenAPIObject, ResponseObject } from "openapi3-ts/oas31";
 import type { HeraldServer } from "herald";
 import { startTestServer } from "herald/testing";
 import { herald } from "../support/cli";
-import { copyFixtureApp, makeScratchDir, removeScratchDir } from "../transports/cli/support";
+import { copyFixtureApp, makeScratchDir, removeScratchDir } from "../support/scratch-apps";
 
 /**
  * `herald build` derives the 200 schema of each action without `outputs` from `run`'s return type

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
-import { computeActionsHash, generateOpenApiSchemas, HeraldServer, openApiCachePath, writeSchemasCache } from "herald";
+import { computeActionsHash, generateOpenApiSchemas, HeraldServer, writeSchemasCache } from "herald";
+import { openApiCachePath } from "herald/toolchain";
 import { startTestServer } from "herald/testing";
 import { FIXTURE_APP } from "./support/fixture-actions";
 

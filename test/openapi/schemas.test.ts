@@ -10,12 +10,12 @@ import {
   generateOpenApiSchemas,
   HTTP_METHOD,
   loadCachedSchemas,
-  openApiCachePath,
   rootContainer,
   secret,
   TypedError,
   writeSchemasCache,
 } from "herald";
+import { openApiCachePath } from "herald/toolchain";
 import type { ActionDefinition } from "../../src/core/action";
 import { inputJsonSchema, rememberInputJsonSchemas, type JSONSchema } from "../../src/openapi/json-schema";
 import { fixtureActions } from "./support/fixture-actions";

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RegisteredAction } from "herald";
 import { deriveResponseSchemas } from "../../src/openapi/derived-responses";
-import { makeScratchDir, removeScratchDir } from "../transports/cli/support";
+import { makeScratchDir, removeScratchDir } from "../support/scratch-apps";
 
 /**
  * The walker from a return type to the JSON Schema of what a client receives, through the

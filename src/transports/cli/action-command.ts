@@ -11,11 +11,7 @@ import { flagsFromInputs } from "./flags";
 import { cliSocketRefusal } from "./cli-socket-directory";
 import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall } from "./running-server";
 import { terminalInput } from "./terminal-input";
-
-export interface CommandOutput {
-  write(text: string): void;
-  exit(code: ExitCode): void;
-}
+import type { CommandOutput } from "../../toolchain/command-output";
 
 function printDocument(output: CommandOutput, document: object, pretty: boolean): void {
   output.write(`${JSON.stringify(document, null, pretty ? 2 : undefined)}\n`);

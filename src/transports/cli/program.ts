@@ -5,15 +5,17 @@ import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
 import { errorBody, toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import { guardUnhandledRejections } from "../../core/process-guards";
-import type { CommandOutput } from "./action-command";
+import { installSignalHandlers } from "../../core/signals";
+import type { AppBoot } from "../../toolchain/app-boot";
+import { registerBuildCommand } from "../../toolchain/build-command";
+import { loadCliServer, noAppError, serveCliMcp, startCliServer, type CliAppOptions } from "../../toolchain/cli-app";
+import type { CommandOutput } from "../../toolchain/command-output";
+import { registerConsoleCommand } from "../../toolchain/console-command";
+import { registerDevCommand } from "../../toolchain/dev-command";
+import { registerMigrateCommand } from "../../toolchain/migrate-command";
+import { registerGenerateCommand, registerNewCommand } from "../../toolchain/scaffold-commands";
 import { describeActions } from "./actions-command";
-import { registerConsoleCommand } from "./console-command";
-import { registerDevCommand } from "./dev-command";
-import { loadCliServer, noAppError, recordCompiledModules, serveCliMcp, startCliServer } from "./cli-app";
-import { registerGenerateCommand, registerNewCommand } from "./scaffold-commands";
-import { installSignalHandlers } from "./signals";
 import { registerTasksCommand } from "./tasks-command";
-import { registerMigrateCommand } from "./migrate-command";
 
 const packageVersion: string = require("../../../package.json").version;
 
@@ -49,14 +51,15 @@ function firstCommandWord(argv: readonly string[]): string | undefined {
 
 /**
  * The `herald` command line: the framework commands and one command per action of the app.
- * The app is loaded (not booted) only to know its actions; a command boots only what it needs.
+ * The app is loaded (not booted) only to know its actions; a command boots only what it needs,
+ * with `boot`.
  */
-export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> {
+export async function createProgram(boot: AppBoot, options: ProgramOptions = {}): Promise<Argv> {
   const argv = options.argv ?? process.argv.slice(2);
   const output = options.output ?? defaultOutput;
   const quiet = wantsQuiet(argv);
   const appDir = options.appDir ?? findAppDir();
-  const appOption = appDir ? { appDir } : {};
+  const app: CliAppOptions = appDir ? { appDir, boot } : { boot };
   const commands = new Set(FRAMEWORK_COMMANDS);
 
   const program = yargs(argv)
@@ -79,9 +82,9 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
           // How herald dev runs the server: it reloads the app's code in place when told to.
           .option("dev-reloads", { type: "boolean", hidden: true }),
       async (args) => {
-        const start = () => startCliServer({ ...appOption, workersOnly: Boolean(args["workers-only"]) });
+        const start = () => startCliServer({ ...app, workersOnly: Boolean(args["workers-only"]) });
         if (args["dev-reloads"] && appDir) {
-          const { serveWithReloads } = require("./dev-reloads") as typeof import("./dev-reloads");
+          const { serveWithReloads } = require("../../toolchain/dev-reloads") as typeof import("../../toolchain/dev-reloads");
           let guarded = false;
           return serveWithReloads(appDir, async () => {
             const server = await start();
@@ -100,41 +103,25 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
       "List the actions with their transports, routes and queues",
       (command) => command.option("json", { type: "boolean", describe: "Print JSON" }),
       async (args) => {
-        const server = await loadCliServer({ ...appOption, quiet });
+        const server = await loadCliServer({ ...app, quiet });
         output.write(describeActions(server.registry.list(), Boolean(args.json)));
         output.exit(ExitCode.success);
       },
-    )
-    .command("build", "Write the compile and OpenAPI schema caches, so the server boots without compiling or generating, and the client's types", {}, async () => {
-      const recorded = appDir ? recordCompiledModules(appDir) : undefined;
-      const server = await loadCliServer({ ...appOption, quiet });
-      // Deferred like the app itself: the OpenAPI helpers load zod's JSON Schema converter.
-      const { writeCompileCache, writeOpenApiCache } = require("./build-command") as typeof import("./build-command");
-      const report = await writeOpenApiCache(server);
-      output.write(`wrote ${report.cache}: ${report.schemas} input schema(s), actions hash ${report.hash.slice(0, 12)}\n`);
-      output.write(`derived ${Object.keys(report.responses).length} response schema(s) from run's return type\n`);
-      for (const warning of report.warnings) output.write(`warning: ${warning}\n`);
-      if (recorded) {
-        const compiled = writeCompileCache(recorded);
-        output.write(`wrote ${compiled.cache}: ${compiled.modules} compiled module(s)\n`);
-      }
-      const { clientTypesWritten, writeClientTypes } = require("./client-types-command") as typeof import("./client-types-command");
-      output.write(clientTypesWritten(await writeClientTypes(server, undefined, report.responses)));
-      output.exit(ExitCode.success);
-    });
+    );
+  registerBuildCommand(program, app, quiet, output);
   program.command("mcp", "Serve the app over MCP on stdin/stdout, for desktop MCP clients", {}, async () => {
-    await serveCliMcp(appOption);
+    await serveCliMcp(app);
     output.exit(ExitCode.success);
   });
   registerDevCommand(program, appDir, output);
-  registerConsoleCommand(program, appOption, quiet, output);
-  registerTasksCommand(program, appOption, quiet, output);
-  registerMigrateCommand(program, appOption, quiet, output);
-  registerGenerateCommand(program, appDir, output);
+  registerConsoleCommand(program, app, quiet, output);
+  registerTasksCommand(program, app, quiet, output);
+  registerMigrateCommand(program, app, quiet, output);
+  registerGenerateCommand(program, app, output);
   registerNewCommand(program, output);
 
   if ((options.actionCommands ?? true) && appDir) {
-    const server = await loadCliServer({ ...appOption, quiet });
+    const server = await loadCliServer({ ...app, quiet });
     // Deferred: the flags are built from zod schemas.
     const { registerActionCommand } = require("./action-command") as typeof import("./action-command");
     // An action the CLI may not call has no command, so naming it is an unknown command.
@@ -170,11 +157,12 @@ export async function buildProgram(options: ProgramOptions = {}): Promise<Argv> 
     });
 }
 
-export async function runCli(argv: string[] = process.argv.slice(2)): Promise<void> {
+/** Runs the command line `argv`; a failure is printed as its error body, with exit code 1. */
+export async function runProgram(boot: AppBoot, argv: string[]): Promise<void> {
   try {
     const word = firstCommandWord(argv);
     const actionCommands = word !== undefined && !FRAMEWORK_COMMANDS.includes(word);
-    const program = await buildProgram({ argv, actionCommands });
+    const program = await createProgram(boot, { argv, actionCommands });
     await program.parseAsync();
   } catch (thrown) {
     const error = toTypedError(thrown, process.env.NODE_ENV === "production");

@@ -1,8 +1,8 @@
 import type { Argv } from "yargs";
 import { ErrorType, TypedError } from "../../core/errors";
 import { TASK_OPERATIONS, type TaskOperations } from "../../core/task-operations";
-import type { CommandOutput } from "./action-command";
-import { runBootedCommand } from "./cli-app";
+import type { CommandOutput } from "../../toolchain/command-output";
+import { runBootedCommand, type CliAppOptions } from "../../toolchain/cli-app";
 
 type Operation = (tasks: TaskOperations) => Promise<unknown>;
 
@@ -21,9 +21,9 @@ function parseParams(text: string | undefined): Record<string, unknown> {
 }
 
 /** `herald tasks …`: boots the app in cli mode, runs one queue operation, prints `{response}` or `{error}`. */
-export function registerTasksCommand(program: Argv, appOption: { appDir?: string }, quiet: boolean, output: CommandOutput): void {
+export function registerTasksCommand(program: Argv, app: CliAppOptions, quiet: boolean, output: CommandOutput): void {
   const run = (operation: Operation) =>
-    runBootedCommand({ ...appOption, quiet }, output, (server) => operation(server.container.resolve(TASK_OPERATIONS)));
+    runBootedCommand({ ...app, quiet }, output, (server) => operation(server.container.resolve(TASK_OPERATIONS)));
 
   program.command("tasks", "Inspect and operate the task queues", (tasks) =>
     tasks

@@ -6,7 +6,7 @@ import { HOOK_TIMEOUT } from "herald/testing";
 import { cliSocketPath } from "../../../src/transports/cli/running-server";
 import { herald } from "../../support/cli";
 import { HeraldProcess } from "../../support/herald-process";
-import { copyFixtureApp, makeScratchDir, removeScratchDir } from "./support";
+import { copyFixtureApp, makeScratchDir, removeScratchDir } from "../../support/scratch-apps";
 
 /**
  * When the app's path is too long for a socket, the CLI socket leaves the app's folder for the

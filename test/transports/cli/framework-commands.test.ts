@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildProgram, computeActionsHash, createHerald, ExitCode, loadCachedSchemas, openApiCachePath } from "herald";
+import { buildProgram, ExitCode } from "herald";
 import { herald } from "../../support/cli";
-import { copyFixtureApp, makeScratchDir, removeScratchDir } from "./support";
+import { makeScratchDir, removeScratchDir } from "../../support/scratch-apps";
 
 const cliApp = join(__dirname, "../../fixtures/apps/cli");
 
@@ -52,29 +52,6 @@ test("outside any app, an action-like command says that no app was found", async
   expect(run.code).toBe(1);
   expect(run.stderr).toContain('Unknown command "greet:say"');
   expect(run.stderr).toContain("No Herald application found here");
-});
-
-describe("herald build", () => {
-  let scratch: string;
-  let appDir: string;
-  beforeAll(() => {
-    scratch = makeScratchDir();
-    appDir = copyFixtureApp("cli", scratch);
-  });
-  afterAll(() => removeScratchDir(scratch));
-
-  test("writes the OpenAPI schema cache that a server with the same actions accepts", async () => {
-    const run = await herald(["build", "-q"], { cwd: appDir });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(
-      /^wrote \.herald\/openapi-cache\.json: \d+ input schema\(s\), actions hash [0-9a-f]{12}\nderived \d+ response schema\(s\) from run's return type\n(?:warning: [^\n]+\n)*wrote \.herald\/compile-cache\.json: \d+ compiled module\(s\)\nwrote herald-client\.d\.ts: the types of \d+ action\(s\) for herald\/client\n$/,
-    );
-
-    const server = await createHerald({ appDir, logLevel: "silent" }).load();
-    const cached = await loadCachedSchemas(openApiCachePath(appDir), computeActionsHash(server.registry));
-    expect(cached).toBeDefined();
-    expect(cached!["greet:say"]).toMatchObject({ type: "object", properties: { who: { type: "string" } } });
-  });
 });
 
 test("buildProgram gives an app its own entry point with every command", async () => {

@@ -3,7 +3,7 @@ import { HOOK_TIMEOUT } from "herald/testing";
 import { cliSocketPath } from "../../../src/transports/cli/running-server";
 import { herald } from "../../support/cli";
 import { HeraldProcess } from "../../support/herald-process";
-import { copyFixtureApp, makeScratchDir, removeScratchDir } from "./support";
+import { copyFixtureApp, makeScratchDir, removeScratchDir } from "../../support/scratch-apps";
 
 /**
  * The embedded database serves one process, so beside `herald start` in development the CLI

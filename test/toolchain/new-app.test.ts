@@ -1,0 +1,158 @@
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { herald } from "../support/cli";
+import type { CliRun } from "../support/cli";
+import { listFiles, makeScratchDir, npmStart, removeScratchDir, REPO_ROOT, run } from "../support/scratch-apps";
+import { defaultHeraldSpec } from "../../src/toolchain/new-app";
+
+let scratch: string;
+let appDir: string;
+let created: CliRun;
+
+/**
+ * Each flag of `herald new`, with the run that proves it: the app these runs write is the one whose
+ * `npm test`, typecheck and `npm start` are checked below.
+ */
+const flagRuns: Record<string, string[]> = {
+  name: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
+  herald: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
+  force: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`, "--force"],
+  "dry-run": ["new", "other-app", "--dry-run"],
+};
+
+// One app for the whole file, made and installed once; a test that changes it puts it back.
+beforeAll(async () => {
+  scratch = makeScratchDir();
+  appDir = join(scratch, "my-app");
+  created = await herald(flagRuns.name!, { cwd: scratch });
+  if (created.code !== 0) throw new Error(`herald new failed:\n${created.stdout}\n${created.stderr}`);
+  linkHerald();
+}, 120_000);
+
+afterAll(() => removeScratchDir(scratch));
+
+/**
+ * What `npm install` does with `"herald": "file:<repo>"`: a symlink to the package and its bin.
+ * The other dependencies resolve from the repository's node_modules above the scratch folder.
+ */
+function linkHerald(): void {
+  mkdirSync(join(appDir, "node_modules/.bin"), { recursive: true });
+  symlinkSync(REPO_ROOT, join(appDir, "node_modules/herald"), "dir");
+  symlinkSync("../herald/dist/cli-entry.js", join(appDir, "node_modules/.bin/herald"));
+  chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
+}
+
+test("every flag of herald new has its run here", async () => {
+  const help = await herald(["new", "--help"], { cwd: scratch });
+  const flags = [...help.stdout.matchAll(/^\s+(?:-\w, )?--([a-z][a-z-]*)/gm)].map((match) => match[1]!);
+  expect(flags.filter((flag) => !["help", "version", "quiet", "verbose"].includes(flag)).sort()).toEqual(Object.keys(flagRuns).sort());
+});
+
+test("herald new writes an application", () => {
+  expect(created.code).toBe(0);
+  expect(created.stdout).toContain("created package.json\n");
+  expect(created.stdout).toContain("Next:\n  cd my-app\n  npm install\n  npm start\n");
+  expect(listFiles(appDir)).toEqual([
+    ".gitignore",
+    "README.md",
+    "actions/hello.ts",
+    "herald.config.ts",
+    "jest.config.js",
+    "package.json",
+    "test/actions/hello.test.ts",
+    "tsconfig.json",
+  ]);
+  const manifest = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8"));
+  expect(manifest).toMatchObject({
+    name: "my-herald-app",
+    private: true,
+    scripts: { start: "herald start", test: "jest" },
+    dependencies: { herald: `file:${REPO_ROOT}`, zod: expect.any(String) },
+    devDependencies: { jest: expect.any(String), "ts-jest": expect.any(String), typescript: expect.any(String) },
+  });
+  expect(readFileSync(join(appDir, "jest.config.js"), "utf8")).toContain('"ts-jest"');
+});
+
+test("its jest.config.js and tsconfig.json are the ones docs/testing.md shows", () => {
+  const page = readFileSync(join(REPO_ROOT, "docs/testing.md"), "utf8");
+  for (const file of ["jest.config.js", "tsconfig.json"]) {
+    const block = new RegExp("```\\w+\\n// " + file.replace(".", "\\.") + "\\n([\\s\\S]*?)```").exec(page)?.[1];
+    expect(block).toBe(readFileSync(join(appDir, file), "utf8"));
+  }
+});
+
+test("without --herald, an app made from this clone depends on this checkout, and one made by an installed herald on its version", async () => {
+  const dryRun = await herald(flagRuns["dry-run"]!, { cwd: scratch });
+  expect(dryRun.code).toBe(0);
+  expect(dryRun.stdout).toContain(`"herald": ${JSON.stringify(`file:${REPO_ROOT}`)}`);
+  const version = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")).version;
+  expect(defaultHeraldSpec(join(scratch, "my-app/node_modules/herald"))).toBe(`^${version}`);
+  expect(defaultHeraldSpec(REPO_ROOT)).toBe(`file:${REPO_ROOT}`);
+  expect(dryRun.stdout).toContain("--- would create actions/hello.ts");
+  expect(listFiles(scratch).some((path) => path.startsWith("other-app"))).toBe(false);
+});
+
+test("--force writes the application again over its own files", async () => {
+  writeFileSync(join(appDir, "actions/hello.ts"), "// edited by hand\n");
+  const forced = await herald(flagRuns.force!, { cwd: scratch });
+  expect(forced.code).toBe(0);
+  expect(forced.stdout).toContain("overwrote actions/hello.ts\n");
+  expect(readFileSync(join(appDir, "actions/hello.ts"), "utf8")).toContain("hello:say");
+});
+
+test("its own tests pass with npm test", async () => {
+  const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
+  if (tested.code !== 0) throw new Error(`npm test failed:\n${tested.stdout}\n${tested.stderr}`);
+  expect(tested.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+}, 240_000);
+
+test("npm test fails on a type error in an action, before any test runs", async () => {
+  const misspelt = join(appDir, "actions/misspelt.ts");
+  writeFileSync(
+    misspelt,
+    readFileSync(join(appDir, "actions/hello.ts"), "utf8")
+      .replaceAll("HelloSay", "HelloMisspelt")
+      .replace("hello:say", "hello:misspelt")
+      .replace('route: "/hello"', 'route: "/misspelt"')
+      .replace("params.who", "params.whom"),
+  );
+  try {
+    const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
+    expect(tested.code).not.toBe(0);
+    expect(tested.stdout + tested.stderr).toMatch(/actions\/misspelt\.ts.*error TS\d+: Property 'whom' does not exist/);
+    expect(tested.stderr).not.toMatch(/Tests:/);
+  } finally {
+    rmSync(misspelt);
+  }
+}, 240_000);
+
+test("it type-checks", async () => {
+  const checked = await run("npm", ["run", "typecheck"], { cwd: appDir, timeout: 240_000 });
+  if (checked.code !== 0) throw new Error(`tsc failed:\n${checked.stdout}\n${checked.stderr}`);
+}, 240_000);
+
+test("npm start serves it", async () => {
+  const { url, stop } = await npmStart(appDir);
+  try {
+    const response = await fetch(`${url}/api/hello?who=Ada`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ greeting: "Hello, Ada!" });
+  } finally {
+    await stop();
+  }
+}, 120_000);
+
+test("a second herald new into the same folder touches nothing", async () => {
+  const before = readFileSync(join(appDir, "actions/hello.ts"), "utf8");
+  const again = await herald(["new", "my-app"], { cwd: scratch });
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain("already exist; use --force to overwrite. Nothing was written.");
+  expect(readFileSync(join(appDir, "actions/hello.ts"), "utf8")).toBe(before);
+});
+
+test("an invalid package name is refused", async () => {
+  const refused = await herald(["new", "My App"], { cwd: scratch });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('"My App" is not a valid npm package name');
+  expect(listFiles(scratch).some((path) => path.startsWith("My App"))).toBe(false);
+});
