@@ -68,8 +68,8 @@ export type {
   SamplingContent,
   SamplingMessage,
 } from "./core/questions";
-export { McpContent, mcpContent } from "./core/mcp-content";
-export type { McpContentBlock } from "./core/mcp-content";
+export { McpContent, mcpContent } from "./core/ports/mcp-content";
+export type { McpContentBlock } from "./core/ports/mcp-content";
 
 // Services and dependency injection
 export { Service } from "./core/service";
@@ -84,8 +84,8 @@ export { HeraldServer } from "./core/server";
 export type { ServerOptions } from "./core/server";
 export { defineConfig } from "./core/app-config";
 export type { AppConfig, OAuthAppConfig } from "./core/app-config";
-export { LOCAL_AUTHORIZATION_SERVER } from "./core/authorization-server";
-export type { IssuedAccessToken, LocalAuthorizationServer, ProtectedResource } from "./core/authorization-server";
+export { LOCAL_AUTHORIZATION_SERVER } from "./core/ports/authorization-server";
+export type { IssuedAccessToken, LocalAuthorizationServer, ProtectedResource } from "./core/ports/authorization-server";
 export { HeraldConfig, loadConfig, readSettings } from "./core/config";
 export { readConcurrentCallLimits } from "./core/concurrent-calls";
 export type { ConcurrentCallLimits } from "./core/concurrent-calls";
@@ -93,7 +93,7 @@ export type { Initializer } from "./core/initializer";
 export { Logger } from "./core/logger";
 export { HealthRegistry } from "./core/health";
 export type { HealthCheck, HealthCheckOptions, HealthReport, ServiceHealth, ServiceLoad } from "./core/health";
-export type { HttpMount } from "./core/http-mount";
+export type { HttpMount } from "./core/ports/http-mount";
 export { WS_CLOSE_CODE } from "./transports/websocket/close-codes";
 
 // Schemas and helpers
@@ -111,9 +111,9 @@ export { zTimestamp } from "./schema/column-schema";
 export { zIdOrModel } from "./schema/id-or-model";
 export type { IdOrModelOptions } from "./schema/id-or-model";
 export { registerDataSource, dataSourceFor } from "./schema/data-sources";
-export { Migrator, MIGRATOR } from "./core/migrator";
+export { Migrator, MIGRATOR } from "./core/ports/migrator";
 export { keepAcrossReload, reclaimKept } from "./core/kept-across-reloads";
-export type { MigrationStatus } from "./core/migrator";
+export type { MigrationStatus } from "./core/ports/migrator";
 
 // Sessions
 export { SessionStore, SESSION_STORE_TOKEN } from "./sessions/session-store";

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { ErrorType, TypedError } from "../../core/errors";
-import { TASK_OPERATIONS, type TaskOperations } from "../../core/task-operations";
+import { TASK_OPERATIONS, type TaskOperations } from "../../core/ports/task-operations";
 import type { CommandOutput } from "./action-command";
 import { runBootedCommand } from "./cli-app";
 

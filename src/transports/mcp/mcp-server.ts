@@ -12,7 +12,7 @@ import { appVersion } from "../../core/app-manifest";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders, type ConnectionInit } from "../../core/connection";
 import { errorBody, toTypedError } from "../../core/error-body";
-import { base64 } from "../../core/mcp-content";
+import { base64 } from "../../core/ports/mcp-content";
 import { ErrorType } from "../../core/errors";
 import { encodeResponse } from "../../core/response-encoder";
 import type { ActionResult } from "../../core/dispatcher";

@@ -6,7 +6,7 @@ import { errorBody, toTypedError } from "../../core/error-body";
 import type { TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import { DispatchedStream } from "../../core/dispatched-stream";
-import { McpContent } from "../../core/mcp-content";
+import { McpContent } from "../../core/ports/mcp-content";
 import { toJsonValue } from "../../core/response-encoder";
 import { forEachChunk } from "../../core/streaming";
 import { toMarkdown } from "./markdown";
