@@ -145,14 +145,14 @@ export type { Backoff, FanOutProgress, JobError, JobInfo, JobStatus, QueueStats 
 export type { TaskJobState } from "./transports/tasks/job-runner";
 
 // OpenAPI
-export { generateOpenApiSchemas } from "./openapi/json-schema";
-export type { JSONSchema } from "./openapi/json-schema";
-export { computeActionsHash } from "./openapi/actions-hash";
-export { writeSchemasCache, loadCachedSchemas, openApiCachePath, OPENAPI_CACHE_FILE } from "./openapi/schema-cache";
+export { generateOpenApiSchemas } from "./contract/json-schema";
+export type { JSONSchema } from "./contract/json-schema";
+export { computeActionsHash } from "./contract/actions-hash";
+export { writeSchemasCache, loadCachedSchemas, openApiCachePath, OPENAPI_CACHE_FILE } from "./contract/schema-cache";
 export { buildOpenApiDocument } from "./openapi/document";
 export type { OpenApiDocumentOptions } from "./openapi/document";
-export type { ActionSource } from "./openapi/action-source";
-export { errorBodySchema } from "./openapi/error-body-schema";
+export type { ActionSource } from "./contract/action-source";
+export { errorBodySchema } from "./contract/error-body-schema";
 
 // Command line and generators
 export { buildProgram, runCli } from "./transports/cli/program";
