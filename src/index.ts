@@ -69,8 +69,8 @@ export type {
   SamplingContent,
   SamplingMessage,
 } from "./core/questions";
-export { McpContent, mcpContent } from "./core/mcp-content";
-export type { McpContentBlock } from "./core/mcp-content";
+export { McpContent, mcpContent } from "./core/ports/mcp-content";
+export type { McpContentBlock } from "./core/ports/mcp-content";
 
 // Services and dependency injection
 export { Service } from "./core/service";
@@ -85,8 +85,8 @@ export { HeraldServer } from "./core/server";
 export type { ServerOptions } from "./core/server";
 export { defineConfig } from "./core/app-config";
 export type { AppConfig, OAuthAppConfig } from "./core/app-config";
-export { LOCAL_AUTHORIZATION_SERVER } from "./core/authorization-server";
-export type { IssuedAccessToken, LocalAuthorizationServer, ProtectedResource } from "./core/authorization-server";
+export { LOCAL_AUTHORIZATION_SERVER } from "./core/ports/authorization-server";
+export type { IssuedAccessToken, LocalAuthorizationServer, ProtectedResource } from "./core/ports/authorization-server";
 export { HeraldConfig, loadConfig, readSettings } from "./core/config";
 export { readConcurrentCallLimits } from "./core/concurrent-calls";
 export type { ConcurrentCallLimits } from "./core/concurrent-calls";
@@ -94,7 +94,7 @@ export type { Initializer } from "./core/initializer";
 export { Logger } from "./core/logger";
 export { HealthRegistry } from "./core/health";
 export type { HealthCheck, HealthCheckOptions, HealthReport, ServiceHealth, ServiceLoad } from "./core/health";
-export type { HttpMount } from "./core/http-mount";
+export type { HttpMount } from "./core/ports/http-mount";
 export { WS_CLOSE_CODE } from "./transports/websocket/close-codes";
 
 // Schemas and helpers
@@ -112,9 +112,9 @@ export { zTimestamp } from "./schema/column-schema";
 export { zIdOrModel } from "./schema/id-or-model";
 export type { IdOrModelOptions } from "./schema/id-or-model";
 export { registerDataSource, dataSourceFor } from "./schema/data-sources";
-export { Migrator, MIGRATOR } from "./core/migrator";
+export { Migrator, MIGRATOR } from "./core/ports/migrator";
 export { keepAcrossReload, reclaimKept } from "./core/kept-across-reloads";
-export type { MigrationStatus } from "./core/migrator";
+export type { MigrationStatus } from "./core/ports/migrator";
 
 // Sessions
 export { SessionStore, SESSION_STORE_TOKEN } from "./sessions/session-store";
@@ -146,14 +146,14 @@ export type { Backoff, FanOutProgress, JobError, JobInfo, JobStatus, QueueStats 
 export type { TaskJobState } from "./transports/tasks/job-runner";
 
 // OpenAPI
-export { generateOpenApiSchemas } from "./openapi/json-schema";
-export type { JSONSchema } from "./openapi/json-schema";
-export { computeActionsHash } from "./openapi/actions-hash";
-export { writeSchemasCache, loadCachedSchemas } from "./openapi/schema-cache";
+export { generateOpenApiSchemas } from "./contract/json-schema";
+export type { JSONSchema } from "./contract/json-schema";
+export { computeActionsHash } from "./contract/actions-hash";
+export { writeSchemasCache, loadCachedSchemas } from "./contract/schema-cache";
 export { buildOpenApiDocument } from "./openapi/document";
 export type { OpenApiDocumentOptions } from "./openapi/document";
-export type { ActionSource } from "./openapi/action-source";
-export { errorBodySchema } from "./openapi/error-body-schema";
+export type { ActionSource } from "./contract/action-source";
+export { errorBodySchema } from "./contract/error-body-schema";
 
 // Command line and generators (the rest of the toolchain's names are on herald/toolchain)
 export { buildProgram } from "./cli-program";

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { injectable } from "tsyringe";
-import { LOCAL_AUTHORIZATION_SERVER } from "../core/authorization-server";
+import { LOCAL_AUTHORIZATION_SERVER } from "../core/ports/authorization-server";
 import { RUN_MODE } from "../core/constants";
 import { ErrorType, TypedError } from "../core/errors";
 import type { Initializer } from "../core/initializer";

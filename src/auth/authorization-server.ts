@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type Provider from "oidc-provider" with { "resolution-mode": "import" };
-import type { IssuedAccessToken, LocalAuthorizationServer, ProtectedResource } from "../core/authorization-server";
+import type { IssuedAccessToken, LocalAuthorizationServer, ProtectedResource } from "../core/ports/authorization-server";
 import { Connection } from "../core/connection";
 import { CONNECTION_TYPE } from "../core/constants";
 import { ErrorType, TypedError } from "../core/errors";

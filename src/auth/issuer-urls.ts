@@ -1,6 +1,6 @@
 import type Provider from "oidc-provider" with { "resolution-mode": "import" };
 import type { KoaContextWithOIDC } from "oidc-provider" with { "resolution-mode": "import" };
-import { METADATA_CACHE_CONTROL } from "../core/authorization-server";
+import { METADATA_CACHE_CONTROL } from "../core/ports/authorization-server";
 
 
 /**

@@ -1,5 +1,5 @@
 import type { Configuration, interactionPolicy, KoaContextWithOIDC } from "oidc-provider" with { "resolution-mode": "import" };
-import type { ProtectedResource } from "../core/authorization-server";
+import type { ProtectedResource } from "../core/ports/authorization-server";
 import { safeCompare } from "../core/safe-compare";
 import type { AuthSettings } from "./auth-settings";
 import { renderErrorPage } from "./pages";

@@ -17,7 +17,7 @@ import { createLogger, Logger, LOGGER_TOKEN } from "./logger";
 import { globalMiddlewareClasses, warnUnusedMiddleware } from "./middleware-folder";
 import { ActionRegistry } from "./registry";
 import { HealthRegistry } from "./health";
-import type { HttpMount } from "./http-mount";
+import type { HttpMount } from "./ports/http-mount";
 import type { Server as NodeHttpServer } from "node:http";
 import type { ActionDefinition } from "./action";
 

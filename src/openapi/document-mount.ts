@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { HttpMount } from "../core/http-mount";
+import type { HttpMount } from "../core/ports/http-mount";
 import { acceptOnlyReads, requestPath, sendContent, sendNotFound } from "./http-replies";
 
 /**

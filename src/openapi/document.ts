@@ -3,14 +3,15 @@ import type { ActionDefinition } from "../core/action";
 import { allowsTransport } from "../core/action-transports";
 import { CONNECTION_TYPE } from "../core/constants";
 import type { ActionMiddleware } from "../core/middleware";
-import { actionsOf, ActionSource } from "./action-source";
+import { actionsOf, ActionSource } from "../contract/action-source";
+import { generateOpenApiSchemas, JSONSchema } from "../contract/json-schema";
+import { middlewareByAction } from "../contract/middleware-by-action";
+import { relocateReferences } from "../contract/relocate-references";
+import { documentRoute } from "../contract/route-path";
 import { DEFAULT_API_PREFIX, normalizeApiPrefix } from "./api-prefix";
 import { ERROR_BODY_COMPONENT, errorBodyJsonSchema, errorResponseComponents } from "./error-responses";
-import { generateOpenApiSchemas, JSONSchema } from "./json-schema";
 import { buildOperation, PlacedInputs } from "./operation";
-import { relocateReferences } from "./relocate-references";
-import { documentRoute } from "./route-path";
-import { middlewareByAction, securitySchemes } from "./security";
+import { securitySchemes } from "./security";
 
 export interface OpenApiDocumentOptions {
   /** The path prefix actions are served under; default `/api`. */

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { ReferenceObject, ResponseObject, SchemaObject } from "openapi3-ts/oas31";
 import type { DeclaredError } from "../core/declared-errors";
 import { ErrorStatusCodes, ErrorType } from "../core/errors";
-import { errorBodySchema } from "./error-body-schema";
-import { outputJsonSchema } from "./json-schema";
+import { errorBodySchema } from "../contract/error-body-schema";
+import { outputJsonSchema } from "../contract/json-schema";
 
 export const ERROR_BODY_COMPONENT = "ErrorBody";
 

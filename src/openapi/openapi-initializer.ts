@@ -3,14 +3,14 @@ import { appVersion } from "../core/app-manifest";
 import { RUN_MODE } from "../core/constants";
 import type { Initializer } from "../core/initializer";
 import { HeraldServer } from "../core/server";
-import { computeActionsHash } from "./actions-hash";
+import { computeActionsHash } from "../contract/actions-hash";
+import { clientRoutes } from "../contract/client-routes";
+import { generateOpenApiSchemas, rememberInputJsonSchemas } from "../contract/json-schema";
+import { loadSchemaCache, openApiCachePath, responsesCurrent } from "../contract/schema-cache";
 import { readApiPrefix } from "./api-prefix";
 import { buildOpenApiDocument } from "./document";
-import { clientRoutes } from "./client-routes";
 import { jsonDocumentMount } from "./document-mount";
-import { generateOpenApiSchemas, rememberInputJsonSchemas } from "./json-schema";
 import { referencePageMount } from "./reference-page";
-import { loadSchemaCache, openApiCachePath, responsesCurrent } from "./schema-cache";
 
 /**
  * Builds the OpenAPI document at boot (from the schema cache when it matches the actions, by

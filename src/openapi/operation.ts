@@ -11,10 +11,10 @@ import { declaredErrors } from "../core/declared-errors";
 import type { ActionMiddleware } from "../core/middleware";
 import { isStreamingAction } from "../core/streaming";
 import { takesFiles } from "../schema/takes-files";
-import { outputJsonSchema, type JSONSchema } from "./json-schema";
-import { httpBodyErrors } from "../transports/http/declared-errors";
+import { httpBodyErrors, takesBody } from "../contract/http-body-errors";
+import { outputJsonSchema, type JSONSchema } from "../contract/json-schema";
+import type { RoutePath } from "../contract/route-path";
 import { operationErrorResponses } from "./error-responses";
-import type { RoutePath } from "./route-path";
 import { securityRequirement } from "./security";
 
 type Schema = SchemaObject | ReferenceObject;
@@ -25,14 +25,9 @@ export interface PlacedInputs {
   reference: ReferenceObject;
 }
 
-const BODY_METHODS = new Set(["post", "put", "patch"]);
 const BODY_MEDIA_TYPES = ["application/json", "application/x-www-form-urlencoded"];
 /** Only actions whose inputs take files read a multipart body (see docs/http.md). */
 const FILE_BODY_MEDIA_TYPES = [...BODY_MEDIA_TYPES, "multipart/form-data"];
-
-export function takesBody(method: string): boolean {
-  return BODY_METHODS.has(method);
-}
 
 /**
  * The operation of one action on one path: path params from the route, the other inputs as query

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { dirname, extname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import type { HttpMount } from "../core/http-mount";
+import type { HttpMount } from "../core/ports/http-mount";
 import { acceptOnlyReads, requestPath, sendContent, sendNotFound } from "./http-replies";
 
 /** The swagger-ui-dist files the page needs; nothing else in the package folder is served. */

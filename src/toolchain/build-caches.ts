@@ -1,9 +1,9 @@
 import { relative } from "node:path";
 import type { HeraldServer } from "../core/server";
-import { computeActionsHash } from "../openapi/actions-hash";
-import { deriveResponseSchemas } from "../openapi/derived-responses";
-import { generateOpenApiSchemas, type JSONSchema } from "../openapi/json-schema";
-import { openApiCachePath, writeSchemasCache } from "../openapi/schema-cache";
+import { computeActionsHash } from "../contract/actions-hash";
+import { deriveResponseSchemas } from "../contract/derived-responses";
+import { generateOpenApiSchemas, type JSONSchema } from "../contract/json-schema";
+import { openApiCachePath, writeSchemasCache } from "../contract/schema-cache";
 import { COMPILE_CACHE_FILE, type CompileCache } from "./compile-cache";
 
 export interface BuildReport {

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { isChannelLike } from "../channels/channel";
 import type { HeraldServer } from "../core/server";
-import { renderClientTypes } from "../openapi/client-types";
-import type { JSONSchema } from "../openapi/json-schema";
+import { renderClientTypes } from "../contract/client-types";
+import type { JSONSchema } from "../contract/json-schema";
 
 /** Where the client type module goes, relative to the app root, unless `--out` says otherwise. */
 export const CLIENT_TYPES_FILE = "herald-client.d.ts";
@@ -23,7 +23,7 @@ export async function writeClientTypes(server: HeraldServer, out?: string, respo
   const path = resolve(server.app.root, out ?? CLIENT_TYPES_FILE);
   if (!responses) {
     // Deferred: only this path loads the TypeScript compiler.
-    const { deriveResponseSchemas } = require("../openapi/derived-responses") as typeof import("../openapi/derived-responses");
+    const { deriveResponseSchemas } = require("../contract/derived-responses") as typeof import("../contract/derived-responses");
     responses = deriveResponseSchemas(server.app.root, server.registry.list()).responses;
   }
   const { text, actions } = await renderClientTypes(server.registry, {

@@ -11,7 +11,7 @@ export type { GeneratedFile, GeneratorContext, GeneratorOption, PluginGenerator 
 export type { GeneratedNames, NameShape } from "./generate/names";
 
 // The OpenAPI schema cache that `herald build` writes
-export { generateOpenApiSchemas } from "../openapi/json-schema";
-export type { JSONSchema } from "../openapi/json-schema";
-export { computeActionsHash } from "../openapi/actions-hash";
-export { writeSchemasCache, loadCachedSchemas, openApiCachePath, OPENAPI_CACHE_FILE } from "../openapi/schema-cache";
+export { generateOpenApiSchemas } from "../contract/json-schema";
+export type { JSONSchema } from "../contract/json-schema";
+export { computeActionsHash } from "../contract/actions-hash";
+export { writeSchemasCache, loadCachedSchemas, openApiCachePath, OPENAPI_CACHE_FILE } from "../contract/schema-cache";

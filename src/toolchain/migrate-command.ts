@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { ErrorType, TypedError } from "../core/errors";
-import { MIGRATOR, type Migrator } from "../core/migrator";
+import { MIGRATOR, type Migrator } from "../core/ports/migrator";
 import type { CommandOutput } from "./command-output";
 import { runBootedCommand, type CliAppOptions } from "./cli-app";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { HTTP_METHOD } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
-import { routeParams, type RouteParam } from "../../core/route-params";
+import { routeParams, type RouteParam } from "../../core/ports/route-params";
 import { pathToRoot } from "./generator-context";
 import { generatedInputs } from "./route-inputs";
 import type { GeneratedFile, GeneratorContext, PluginGenerator } from "./plugin-generator";

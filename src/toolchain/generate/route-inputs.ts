@@ -1,4 +1,4 @@
-import type { RouteParam } from "../../core/route-params";
+import type { RouteParam } from "../../core/ports/route-params";
 
 /** What a generated action's inputs, greeting and test call hold. */
 export interface GeneratedInputs {

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { ErrorType, TypedError } from "../../core/errors";
-import { TASK_OPERATIONS, type TaskOperations } from "../../core/task-operations";
+import { TASK_OPERATIONS, type TaskOperations } from "../../core/ports/task-operations";
 import type { CommandOutput } from "../../toolchain/command-output";
 import { runBootedCommand, type CliAppOptions } from "../../toolchain/cli-app";
 

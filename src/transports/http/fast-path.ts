@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
-import type { HttpMount } from "../../core/http-mount";
+import type { HttpMount } from "../../core/ports/http-mount";
 import type { ActionTarget } from "./action-router";
 import type { CrossSiteCheck } from "./cross-site";
 import { answerFailure, type FailureOptions } from "./error-handler";

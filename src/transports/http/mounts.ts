@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import type { HttpMount } from "../../core/http-mount";
+import type { HttpMount } from "../../core/ports/http-mount";
 import { type BodyLimits, hasBody, JSON_TYPES, readJsonBody } from "./body";
 import type { CrossSiteCheck } from "./cross-site";
 import { malformedBody } from "./limited-body";

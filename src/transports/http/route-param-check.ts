@@ -1,6 +1,6 @@
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
-import { routeParams } from "../../core/route-params";
+import { routeParams } from "../../core/ports/route-params";
 import { declaredKeys } from "../../schema/declared-keys";
 
 /**

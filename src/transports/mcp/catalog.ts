@@ -5,7 +5,7 @@ import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE, MCP_RESPONSE_FORMAT } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
-import { inputJsonSchema, outputJsonSchema } from "../../openapi/json-schema";
+import { inputJsonSchema, outputJsonSchema } from "../../contract/json-schema";
 import { toolNameOf, toolTable } from "./tool-names";
 
 export interface ToolEntry {

@@ -6,7 +6,7 @@ import { RUN_MODE } from "../../core/constants";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { McpCatalog } from "./catalog";
-import { LOCAL_AUTHORIZATION_SERVER, METADATA_CACHE_CONTROL } from "../../core/authorization-server";
+import { LOCAL_AUTHORIZATION_SERVER, METADATA_CACHE_CONTROL } from "../../core/ports/authorization-server";
 import { localOAuthSettings, readMcpSettings, type McpSettings } from "./settings";
 import type { McpResourceServer } from "./oauth/resource-server";
 import type { StreamableHttpEndpoint } from "./streamable-http";

@@ -4,7 +4,7 @@ import type { Connection } from "../../core/connection";
 import type { ActionResult, Answer } from "../../core/action-result";
 import type { DispatchedStream } from "../../core/dispatched-stream";
 import type { ErrorBody } from "../../core/error-body";
-import { base64, McpContent } from "../../core/mcp-content";
+import { base64, McpContent } from "../../core/ports/mcp-content";
 import { isUnencodableResponse } from "../../core/response-encoder";
 import { forEachChunk } from "../../core/streaming";
 import { toMarkdown } from "./markdown";

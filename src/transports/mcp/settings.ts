@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readSettings, type HeraldConfig } from "../../core/config";
 import { ErrorType, TypedError } from "../../core/errors";
-import type { LocalAuthorizationServer } from "../../core/authorization-server";
+import type { LocalAuthorizationServer } from "../../core/ports/authorization-server";
 import { zCommaList } from "../../core/setting-schemas";
 
 const list = zCommaList.optional();

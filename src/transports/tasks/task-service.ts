@@ -1,4 +1,4 @@
-import type { TaskOperations } from "../../core/task-operations";
+import type { TaskOperations } from "../../core/ports/task-operations";
 import { randomUUID } from "node:crypto";
 import { Lifecycle, scoped } from "tsyringe";
 import { CONNECTION_TYPE } from "../../core/constants";

@@ -4,7 +4,7 @@ import { HeraldServer } from "../../core/server";
 import { warnWithoutPersistence } from "./persistence-warning";
 import { TaskRuntime } from "./runtime";
 import { TaskService } from "./task-service";
-import { TASK_OPERATIONS } from "../../core/task-operations";
+import { TASK_OPERATIONS } from "../../core/ports/task-operations";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
 
 /**

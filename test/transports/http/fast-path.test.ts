@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { HTTP_METHOD } from "herald";
 import type { RegisteredAction } from "../../../src/core/registry";
-import type { HttpMount } from "../../../src/core/http-mount";
+import type { HttpMount } from "../../../src/core/ports/http-mount";
 import { type FastActionTarget, fastPath } from "../../../src/transports/http/fast-path";
 import { compileRoutes } from "../../../src/transports/http/route-table";
 import { ResponseCodec } from "../../../src/core/response-codec";

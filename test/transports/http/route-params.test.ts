@@ -4,7 +4,7 @@ import { HTTP_METHOD } from "herald";
 import { startTestServer } from "herald/testing";
 import type { RegisteredAction } from "../../../src/core/registry";
 import { compileRoutes } from "../../../src/transports/http/route-table";
-import { routeParams } from "../../../src/core/route-params";
+import { routeParams } from "../../../src/core/ports/route-params";
 
 /**
  * A route param that the action's inputs do not declare would be dropped by zod (or refused by a

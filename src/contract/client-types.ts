@@ -1,4 +1,4 @@
-import type { ChannelDefinition } from "../channels/channel";
+import type { z } from "zod";
 import type { ActionDefinition } from "../core/action";
 import { servingTransports } from "../core/action-transports";
 import { CONNECTION_TYPE } from "../core/constants";
@@ -6,19 +6,29 @@ import { declaredErrors, type DeclaredError } from "../core/declared-errors";
 import { ErrorType } from "../core/errors";
 import type { ActionMiddleware } from "../core/middleware";
 import { isStreamingAction } from "../core/streaming";
-import { httpBodyErrors } from "../transports/http/declared-errors";
 import { actionsOf, type ActionSource } from "./action-source";
 import { clientRoutes, type ClientRoute } from "./client-routes";
+import { httpBodyErrors, takesBody } from "./http-body-errors";
 import { mapLocalReferences } from "./relocate-references";
 import { inputJsonSchema, outputJsonSchema, type JSONSchema } from "./json-schema";
-import { middlewareByAction } from "./security";
-import { takesBody } from "./operation";
+import { middlewareByAction } from "./middleware-by-action";
+
+/**
+ * What the type module reads of a channel: a `ChannelDefinition` (channels/channel.ts) is one,
+ * named here by its shape so that the contract depends on core alone.
+ */
+export interface TypedChannel {
+  name: string | RegExp;
+  description?: string;
+  message?: z.ZodType;
+  presenceKey?: unknown;
+}
 
 export interface ClientTypesOptions {
   /** The middleware that runs around every action: their declared errors join every action's. */
   globalMiddleware?: readonly ActionMiddleware[];
   /** The app's channels: those with a string name become `AppChannels`. */
-  channels?: readonly ChannelDefinition[];
+  channels?: readonly TypedChannel[];
   /**
    * The schemas `herald build` derived from `run`'s return type, by action name: the `outputs` of
    * an action without `outputs` (`unknown` when it has none here).
@@ -69,7 +79,7 @@ export async function renderClientTypes(source: ActionSource, options: ClientTyp
  * One entry a channel of one exact name: what is published on it (its `message` schema, as JSON;
  * `unknown` without) and whether it reports presence. A RegExp family has no name to write.
  */
-function channelEntries(channels: readonly ChannelDefinition[], schemas: Record<string, JSONSchema>): string[] {
+function channelEntries(channels: readonly TypedChannel[], schemas: Record<string, JSONSchema>): string[] {
   // A family's names are any the RegExp matches: what a client may name is then open.
   const families = channels.some((channel) => typeof channel.name !== "string")
     ? ["  /** A channel of a family named by a RegExp: its messages are what the caller says. */\n  [channel: string]: { message: unknown; presence: boolean };"]

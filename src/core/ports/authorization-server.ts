@@ -1,5 +1,5 @@
 import type { InjectionToken } from "tsyringe";
-import type { ConnectionSession } from "./connection";
+import type { ConnectionSession } from "../connection";
 
 /** How long a client or a proxy may keep an OAuth metadata document: it changes with a deploy, not per request. */
 export const METADATA_CACHE_CONTROL = "public, max-age=300";

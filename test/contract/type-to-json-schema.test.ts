@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RegisteredAction } from "herald";
-import { deriveResponseSchemas } from "../../src/openapi/derived-responses";
+import { deriveResponseSchemas } from "../../src/contract/derived-responses";
 import { makeScratchDir, removeScratchDir } from "../support/scratch-apps";
 
 /**

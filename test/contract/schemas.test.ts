@@ -17,8 +17,8 @@ import {
 } from "herald";
 import { openApiCachePath } from "herald/toolchain";
 import type { ActionDefinition } from "../../src/core/action";
-import { inputJsonSchema, rememberInputJsonSchemas, type JSONSchema } from "../../src/openapi/json-schema";
-import { fixtureActions } from "./support/fixture-actions";
+import { inputJsonSchema, rememberInputJsonSchemas, type JSONSchema } from "../../src/contract/json-schema";
+import { fixtureActions } from "../openapi/support/fixture-actions";
 
 function signUp(overrides: Partial<ActionDefinition> = {}): ActionDefinition {
   return {

@@ -1,7 +1,10 @@
 import type { ActionDefinition } from "../core/action";
 import { ActionRegistry, RegisteredAction } from "../core/registry";
 
-/** What the OpenAPI helpers accept: the registry itself, its entries, or plain action objects. */
+/**
+ * What the schema helpers (the OpenAPI document, the client types, the actions hash) accept: the
+ * registry itself, its entries, or plain action objects.
+ */
 export type ActionSource = ActionRegistry | Iterable<RegisteredAction | ActionDefinition>;
 
 /** The actions of a source, sorted by name so that registration order never changes an output. */

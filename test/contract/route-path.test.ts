@@ -1,4 +1,4 @@
-import { documentRoute } from "../../src/openapi/route-path";
+import { documentRoute } from "../../src/contract/route-path";
 
 const templates = (route: string) => {
   const documented = documentRoute(route);
