@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorBody } from "../core/error-body";
 import { ErrorType, TypedError } from "../core/errors";
+import type { ResponseCodec } from "../core/response-codec";
 
 /** The request's path, as sent: Express keeps it in `originalUrl` when a mount strips its own path. */
 export function requestPath(request: IncomingMessage): string {
@@ -8,8 +8,8 @@ export function requestPath(request: IncomingMessage): string {
   return raw.split("?")[0]!;
 }
 
-export function sendError(response: ServerResponse, error: TypedError, production: boolean, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(errorBody(error, production));
+export function sendError(response: ServerResponse, error: TypedError, codec: ResponseCodec, headers: Record<string, string> = {}): void {
+  const body = codec.errorText(error);
   response.writeHead(error.status, {
     ...headers,
     "Content-Type": "application/json; charset=utf-8",
@@ -19,7 +19,7 @@ export function sendError(response: ServerResponse, error: TypedError, productio
 }
 
 /** Answers 405 and returns false unless the request is a GET or a HEAD. */
-export function acceptOnlyReads(request: IncomingMessage, response: ServerResponse, production: boolean): boolean {
+export function acceptOnlyReads(request: IncomingMessage, response: ServerResponse, codec: ResponseCodec): boolean {
   if (request.method === "GET" || request.method === "HEAD") return true;
   const error = new TypedError({
     message: `${request.method} is not allowed here; use GET`,
@@ -27,13 +27,13 @@ export function acceptOnlyReads(request: IncomingMessage, response: ServerRespon
     key: "method",
     value: request.method,
   });
-  sendError(response, error, production, { Allow: "GET, HEAD" });
+  sendError(response, error, codec, { Allow: "GET, HEAD" });
   return false;
 }
 
-export function sendNotFound(request: IncomingMessage, response: ServerResponse, production: boolean): void {
+export function sendNotFound(request: IncomingMessage, response: ServerResponse, codec: ResponseCodec): void {
   const path = requestPath(request);
-  sendError(response, new TypedError({ message: `Nothing is served at ${path}`, type: ErrorType.CONNECTION_NOT_FOUND, key: "path", value: path }), production);
+  sendError(response, new TypedError({ message: `Nothing is served at ${path}`, type: ErrorType.CONNECTION_NOT_FOUND, key: "path", value: path }), codec);
 }
 
 /** Sends a body with its headers; a HEAD request gets the headers only. */

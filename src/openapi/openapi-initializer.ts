@@ -56,13 +56,13 @@ export class OpenApiInitializer implements Initializer {
       return document;
     };
     server.httpMounts.push(
-      jsonDocumentMount(documentPath, buildDocument, server.config.production),
-      jsonDocumentMount(`${prefix}/routes.json`, () => clientRoutes(server.registry, prefix), server.config.production),
+      jsonDocumentMount(documentPath, buildDocument, server.codec),
+      jsonDocumentMount(`${prefix}/routes.json`, () => clientRoutes(server.registry, prefix), server.codec),
       referencePageMount({
         path: `${prefix}/docs`,
         documentUrl: documentPath,
         title: server.config.name,
-        production: server.config.production,
+        codec: server.codec,
       }),
     );
     server.logger.debug({ schemas: cached ? `cache ${cachePath}` : "generated" }, "OpenAPI schemas ready");

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { dirname, extname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { HttpMount } from "../core/ports/http-mount";
+import type { ResponseCodec } from "../core/response-codec";
 import { acceptOnlyReads, requestPath, sendContent, sendNotFound } from "./http-replies";
 
 /** The swagger-ui-dist files the page needs; nothing else in the package folder is served. */
@@ -29,7 +30,8 @@ export interface ReferencePageOptions {
   /** The URL of the OpenAPI document the page renders. */
   documentUrl: string;
   title: string;
-  production: boolean;
+  /** How its refusals are shown: the server's codec. */
+  codec: ResponseCodec;
 }
 
 export function swaggerUiFolder(): string {
@@ -42,7 +44,7 @@ export function swaggerUiFolder(): string {
  * of `script-src 'self'` still lets it run.
  */
 export function referencePageMount(options: ReferencePageOptions): HttpMount {
-  const { path, production } = options;
+  const { path, codec } = options;
   const folder = swaggerUiFolder();
   const page = pageHtml(options);
   const startScript = startScriptJs(options.documentUrl);
@@ -51,15 +53,15 @@ export function referencePageMount(options: ReferencePageOptions): HttpMount {
     async handler(request, response) {
       const requested = requestPath(request);
       const rest = requested === path ? "" : requested.startsWith(`${path}/`) ? requested.slice(path.length + 1) : undefined;
-      if (rest === undefined) return sendNotFound(request, response, production);
-      if (!acceptOnlyReads(request, response, production)) return;
+      if (rest === undefined) return sendNotFound(request, response, codec);
+      if (!acceptOnlyReads(request, response, codec)) return;
       if (rest === "" || rest === "index.html") {
         return sendContent(request, response, page, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" });
       }
       if (rest === "start.js") {
         return sendContent(request, response, startScript, { "Content-Type": CONTENT_TYPES[".js"]!, "Cache-Control": "no-cache" });
       }
-      if (!ASSETS.has(rest)) return sendNotFound(request, response, production);
+      if (!ASSETS.has(rest)) return sendNotFound(request, response, codec);
       await sendAsset(request, response, join(folder, rest));
     },
   };
