@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { herald } from "../support/cli";
+import { CLI_RUN_TIMEOUT, herald } from "../support/cli";
 import { usePostgresSchema } from "./support/postgres";
 
 const root = join(__dirname, "../..");
@@ -35,4 +35,5 @@ test("herald migrate status, run, revert and generate drive the sample app's mig
   const badName = await migrate("generate", "Not A Name", "--dir", directory);
   expect(badName.code).toBe(1);
   expect(badName.body.error.key).toBe("name");
-});
+  // Eight runs of the CLI one after another: each is bounded by its own timeout, not by the test's default 30 s.
+}, 8 * CLI_RUN_TIMEOUT);

@@ -3,6 +3,9 @@ import { join } from "node:path";
 
 export const HERALD_BIN = join(__dirname, "../../dist/cli-entry.js");
 
+/** How long one run may take before it is killed: what bounds a test of several runs, rather than the machine's speed. */
+export const CLI_RUN_TIMEOUT = 60_000;
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -15,7 +18,7 @@ export function herald(args: string[], options: { cwd: string; env?: NodeJS.Proc
     execFile(
       process.execPath,
       [HERALD_BIN, ...args],
-      { cwd: options.cwd, env: { ...process.env, NODE_ENV: "test", ...options.env }, timeout: 60_000 },
+      { cwd: options.cwd, env: { ...process.env, NODE_ENV: "test", ...options.env }, timeout: CLI_RUN_TIMEOUT },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
