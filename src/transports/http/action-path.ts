@@ -48,7 +48,7 @@ export function actionPath(context: ActionPathContext): (req: IncomingMessage, r
         answerUnrouted(req, res, path, routes.allowedOn(path));
         return true;
       }
-      // Express's "simple" query parser is this same function.
+      // Express's "simple" query parser, which mounts' `req.query` still goes through, is this same function.
       found.target.call(req, res, found.params, parseQuery(target.query), requestId).catch(fail);
     } catch (thrown) {
       fail(thrown);

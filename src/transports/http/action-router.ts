@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorType, TypedError } from "../../core/errors";
 import { releaseHeldHeaders } from "./held-headers";
 import type { RouteParams } from "./route-matcher";
-import type { RouteTable, RouteTarget } from "./route-table";
-import type { RequestHandler } from "express";
+import type { RouteTarget } from "./route-table";
 
 /** Runs one action for a request whose route matched: the route's params, the parsed query, the request's id. */
 export type ActionCall = (req: IncomingMessage, res: ServerResponse, routeParams: RouteParams, query: unknown, requestId: string) => Promise<void>;
@@ -43,16 +42,3 @@ export function answerUnrouted(req: IncomingMessage, res: ServerResponse, path: 
   });
 }
 
-/**
- * The same routing as one Express middleware, for HTTP_FAST_PATH=false: requests outside the
- * prefix go on to the next middleware.
- */
-export function actionRouter(routes: RouteTable<ActionTarget>): RequestHandler {
-  return (req, res, next) => {
-    const path = routes.beneathPrefix(req.path);
-    if (path === undefined) return next();
-    const found = routes.find(req.method, path);
-    if (found) return found.target.call(req, res, found.params, req.query, res.locals.requestId as string);
-    answerUnrouted(req, res, path, routes.allowedOn(path));
-  };
-}

@@ -6,11 +6,11 @@ import { CONNECTION_TYPE } from "../../core/constants";
 import type { HeraldServer } from "../../core/server";
 import { actionHandler } from "./action-handler";
 import { actionPath } from "./action-path";
-import { type ActionTarget, actionRouter } from "./action-router";
+import type { ActionTarget } from "./action-router";
 import type { BodyLimits } from "./body";
 import { CLIENT_MODULE_PATH, clientModuleFolder } from "./client-module";
 import { corsFor, corsForActions } from "./cors";
-import { crossSiteCheck, refuseCrossSite } from "./cross-site";
+import { crossSiteCheck } from "./cross-site";
 import { errorHandler, type FailureOptions, notFound } from "./error-handler";
 import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
@@ -35,13 +35,12 @@ function startEveryRequest(start: RequestStart): RequestHandler {
 }
 
 /**
- * The request listener of the web transport. The Express application, in order: the request's
- * start (id, security headers, tracking), CORS (when origins are configured), mounts (each with
- * its cross-site check), the cross-site refusal of what else falls beneath the API prefix,
- * actions beneath it, herald/client's browser modules, static files (compressed), then 404 and
- * the error body. Action answers are compressed by the response writer, which knows their size.
- * In front of it, unless HTTP_FAST_PATH is false, the action path answers every request beneath
- * the API prefix but a mount's with the same pieces (see `actionPath`).
+ * The request listener of the web transport. Every request beneath the API prefix but a mount's
+ * is answered by the action path, straight from node:http (see `actionPath`). The rest goes to
+ * the Express application, in order: the request's start (id, security headers, tracking), CORS
+ * (when origins are configured), mounts (each with its cross-site check), herald/client's
+ * browser modules, static files (compressed), then 404 and the error body. Action answers are
+ * compressed by the response writer, which knows their size.
  */
 export function createHttpListener(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): HttpRequestListener {
   const { config } = server;
@@ -74,8 +73,6 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       serveMounts(server.httpMounts, bodyLimits, crossSite),
-      refuseCrossSite(settings.apiPrefix, crossSite),
-      actionRouter(routes),
     ]),
   );
   // Revalidated on every load (ETag): a page must not keep a client older than the server it calls.
@@ -84,7 +81,6 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   app.use(notFound);
   app.use(errorHandler(failure));
 
-  if (!settings.fastPath) return app;
   const cors = settings.corsOrigins.length > 0 ? corsForActions(settings.corsOrigins) : undefined;
   const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure });
   return (req, res) => {
