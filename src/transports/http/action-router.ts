@@ -41,4 +41,3 @@ export function answerUnrouted(req: IncomingMessage, res: ServerResponse, path: 
     value: req.method,
   });
 }
-

@@ -38,4 +38,3 @@ export function crossSiteCheck(corsOrigins: readonly string[], hostOf: (req: Inc
     });
   };
 }
-
