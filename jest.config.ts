@@ -27,13 +27,6 @@ const shared: ProjectConfig = {
 const config: Config = {
   projects: [
     { ...shared, displayName: "herald", testMatch: ["**/*.test.ts"] },
-    // The HTTP and sample-app suites again, through Express alone (HTTP_FAST_PATH=false).
-    {
-      ...shared,
-      displayName: "express path",
-      testMatch: ["<rootDir>/test/transports/http/**/*.test.ts", "<rootDir>/test/sample-app/**/*.test.ts"],
-      setupFiles: ["reflect-metadata", "<rootDir>/test/support/express-path.ts"],
-    },
   ],
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   testTimeout: 30_000,

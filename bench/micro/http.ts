@@ -18,7 +18,7 @@ import { countRequest } from "../shared/request-counter";
  * client's share is the same for every subject, so differences are the servers'; `--cpu-prof`
  * gives a profile without the other processes of the full benchmark.
  *
- *   [HTTP_FAST_PATH=false] node -r @swc-node/register bench/micro/http.ts [--subject=herald|express|node] [--requests=20000] [--repeats=7] [--batch=32] [--connections=4]
+ *   node -r @swc-node/register bench/micro/http.ts [--subject=herald|express|node] [--requests=20000] [--repeats=7] [--batch=32] [--connections=4]
  */
 function option(name: string, fallback: string): string {
   const given = process.argv.find((argument) => argument.startsWith(`--${name}=`));
@@ -48,8 +48,7 @@ async function startSubject(): Promise<{ port: number; stop(): Promise<void> }> 
   const herald: HeraldServer = await createHerald({
     appDir: BENCH_APP,
     runMode: RUN_MODE.server,
-    // HTTP_FAST_PATH=false measures the Express path.
-    env: heraldEnv({ PORT: "0", ...(process.env.HTTP_FAST_PATH ? { HTTP_FAST_PATH: process.env.HTTP_FAST_PATH } : {}) }),
+    env: heraldEnv({ PORT: "0" }),
     overrides: [],
     logDestination: openSync("/dev/null", "w"),
   }).start();

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import type { RequestHandler } from "express";
 import { ErrorType, TypedError } from "../../core/errors";
 import { isSameOrigin } from "../../core/same-origin";
 
@@ -37,14 +36,5 @@ export function crossSiteCheck(corsOrigins: readonly string[], hostOf: (req: Inc
       key: "origin",
       value: origin,
     });
-  };
-}
-
-/** The cross-site check for requests beneath the API prefix, actions' paths; mounts check their own (see `serveMounts`). */
-export function refuseCrossSite(apiPrefix: string, check: CrossSiteCheck): RequestHandler {
-  const beneathApi = `${apiPrefix}/`;
-  return (req, _res, next) => {
-    if (req.path === apiPrefix || req.path.startsWith(beneathApi)) check(req);
-    next();
   };
 }

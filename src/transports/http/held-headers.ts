@@ -2,11 +2,14 @@ import type { ServerResponse } from "node:http";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 /**
- * The headers every fast-path answer starts with, held back rather than set one by one:
- * node:http validates, lower-cases and stores each `setHeader`, and for the fifteen headers of a
- * small JSON answer that costs more than twice one `writeHead` with all of them (measured in
- * docs/performance.md). The small JSON answer sends them in that one `writeHead`; every other
- * writer releases them onto the response first, so nothing is sent without them.
+ * The headers every action answer starts with, held back rather than set one by one: node:http
+ * validates, lower-cases and stores each `setHeader`, and for the fifteen headers of a small JSON
+ * answer that costs more than twice one `writeHead` with all of them (measured in
+ * docs/performance.md). Every answer to a request beneath the API prefix is written by Herald:
+ * the JSON writer (results and every error), the `Response` and event-stream writers, and the
+ * action path's `204`s (`OPTIONS`, CORS's preflight); nothing else writes to those responses. The
+ * small JSON answer sends the held headers in that one `writeHead`; every other writer releases
+ * them onto the response first, so nothing is sent without them.
  */
 export interface HeldHeaders {
   requestId: string;
@@ -37,8 +40,9 @@ export function takeHeldHeaders(res: ServerResponse): HeldHeaders | undefined {
 }
 
 /**
- * All the held headers as one object, in the order the Express path sets them, with `more` after
- * them: for `writeHead` on a response nothing else was set on.
+ * All the held headers as one object, in the order the Express application sets them on what it
+ * answers (mounts, static files), with `more` after them: for `writeHead` on a response nothing
+ * else was set on.
  */
 export function heldHeaderObject(held: HeldHeaders, more: Record<string, string | number>): Record<string, string | number> {
   const headers: Record<string, string | number> = { [REQUEST_ID_HEADER]: held.requestId, ...held.fixed };

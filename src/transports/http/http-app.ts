@@ -4,15 +4,14 @@ import express, { Express, RequestHandler } from "express";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { HeraldServer } from "../../core/server";
-import { takesFiles } from "../../schema/takes-files";
 import { actionHandler } from "./action-handler";
-import { actionRouter } from "./action-router";
+import { actionPath } from "./action-path";
+import type { ActionTarget } from "./action-router";
 import type { BodyLimits } from "./body";
 import { CLIENT_MODULE_PATH, clientModuleFolder } from "./client-module";
-import { corsFor } from "./cors";
-import { crossSiteCheck, refuseCrossSite } from "./cross-site";
+import { corsFor, corsForActions } from "./cors";
+import { crossSiteCheck } from "./cross-site";
 import { errorHandler, type FailureOptions, notFound } from "./error-handler";
-import { type FastActionTarget, fastPath } from "./fast-path";
 import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
 import { serveMounts } from "./mounts";
@@ -36,13 +35,12 @@ function startEveryRequest(start: RequestStart): RequestHandler {
 }
 
 /**
- * The request listener of the web transport. The Express application, in order: the request's
- * start (id, security headers, tracking), CORS (when origins are configured), mounts (each with
- * its cross-site check), the cross-site refusal of what else falls beneath the API prefix,
- * actions beneath it, herald/client's browser modules, static files (compressed), then 404 and
- * the error body. Action answers are compressed by the response writer, which knows their size.
- * In front of it, unless HTTP_FAST_PATH is false, the fast path answers action requests that
- * need nothing of Express with the same pieces (see `fastPath`).
+ * The request listener of the web transport. Every request beneath the API prefix but a mount's
+ * is answered by the action path, straight from node:http (see `actionPath`). The rest goes to
+ * the Express application, in order: the request's start (id, security headers, tracking), CORS
+ * (when origins are configured), mounts (each with its cross-site check), herald/client's
+ * browser modules, static files (compressed), then 404 and the error body. Action answers are
+ * compressed by the response writer, which knows their size.
  */
 export function createHttpListener(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): HttpRequestListener {
   const { config } = server;
@@ -59,10 +57,9 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   const starts = requestStart(tracker, origin, server.codec);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
   const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
-  const routes = compileRoutes<FastActionTarget>(settings.apiPrefix, webActions, (entry) => ({
+  const routes = compileRoutes<ActionTarget>(settings.apiPrefix, webActions, (entry) => ({
     entry,
     call: actionHandler(entry, { server, bodyLimits, tracker, origin }),
-    fastPath: !(entry.action.inputs && takesFiles(entry.action.inputs)),
   }));
 
   const app: Express = express();
@@ -76,8 +73,6 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
       // Without configured origins CORS adds nothing to any response.
       ...(settings.corsOrigins.length > 0 ? [corsFor(settings.corsOrigins)] : []),
       serveMounts(server.httpMounts, bodyLimits, crossSite),
-      refuseCrossSite(settings.apiPrefix, crossSite),
-      actionRouter(routes),
     ]),
   );
   // Revalidated on every load (ETag): a page must not keep a client older than the server it calls.
@@ -86,8 +81,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   app.use(notFound);
   app.use(errorHandler(failure));
 
-  if (!settings.fastPath) return app;
-  const answered = fastPath({ routes, mounts: server.httpMounts, corsOrigins: settings.corsOrigins, crossSite, start: starts.holding, failure });
+  const cors = settings.corsOrigins.length > 0 ? corsForActions(settings.corsOrigins) : undefined;
+  const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure });
   return (req, res) => {
     if (!answered(req, res)) app(req, res);
   };

@@ -11,7 +11,7 @@ import { capConnectionsPerAddress } from "./connection-cap";
 import { continueWithinLimit } from "./expect-continue";
 import { createHttpListener, type HttpRequestListener } from "./http-app";
 import { RequestTracker } from "./request-tracker";
-import { HttpSettings, readHttpSettings } from "./settings";
+import { HttpSettings, readHttpSettings, removedHttpSettings } from "./settings";
 
 /** The host to put in `server.url`: a wildcard address is reached through the loopback one. */
 function reachableHost(host: string): string {
@@ -31,8 +31,8 @@ function listen(listener: Server, port: number, host: string): Promise<void> {
 }
 
 /**
- * The web transport: node:http with Express 5 (and its fast path in front) on `HOST`:`PORT`, serving the actions beneath the API prefix,
- * the mounts other parts registered, and the app's public folder.
+ * The web transport on `HOST`:`PORT`: node:http answering the actions beneath the API prefix, and
+ * Express 5 serving the mounts other parts registered and the app's public folder.
  */
 @injectable()
 export class HttpInitializer implements Initializer {
@@ -50,6 +50,9 @@ export class HttpInitializer implements Initializer {
   /** Reads the settings and builds the routes, so a bad setting or route fails the boot. */
   initialize(): void {
     this.settings = readHttpSettings(this.server.config);
+    for (const { name, instead } of removedHttpSettings(this.server.config)) {
+      this.server.logger.warn({ setting: name }, `web: ${name} is no longer read and is ignored: ${instead}`);
+    }
     this.tracker = new RequestTracker();
     this.handle = createHttpListener(this.server, this.settings, this.tracker);
   }

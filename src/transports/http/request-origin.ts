@@ -5,8 +5,8 @@ import { type CallerAddress, compileTrust, type TrustProxy } from "../../core/ca
 /**
  * Where a request came from: the caller's address by Herald's one rule, whether it came over
  * HTTPS, and the host it was sent to. Read from the request itself, as Express's `req.ip`,
- * `req.secure` and `req.host` read it under the same `trust proxy` setting, so both HTTP paths
- * (docs/http.md, "The fast path") see the same caller.
+ * `req.secure` and `req.host` read it under the same `trust proxy` setting, so that actions
+ * (answered from node:http, docs/http.md) and mounts (through Express) see the same caller.
  */
 export interface RequestOrigin {
   address(req: IncomingMessage): string | undefined;

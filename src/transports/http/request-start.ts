@@ -13,14 +13,14 @@ import { securityHeaders } from "./security-headers";
 export type RequestStart = (req: IncomingMessage, res: ServerResponse) => string | undefined;
 
 export interface RequestStarts {
-  /** For the Express path: the headers are set on the response at once, for whatever answers it. */
+  /** For the Express application (mounts, static files): the headers are set on the response at once, for whatever answers it. */
   setting: RequestStart;
-  /** For the fast path: the headers are held for the answer (see held-headers), which only Herald's writers write. */
+  /** For the action path: the headers are held for the answer (see held-headers), which only Herald's writers write. */
   holding: RequestStart;
 }
 
 /**
- * What every request gets first, on either HTTP path: tracking for shutdown, its id, the security
+ * What every request gets first, whether the action path or the Express application answers it: tracking for shutdown, its id, the security
  * headers; and, once the server is shutting down, its refusal (503, and the connection closes).
  */
 export function requestStart(tracker: RequestTracker, origin: RequestOrigin, codec: ResponseCodec): RequestStarts {

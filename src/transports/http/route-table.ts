@@ -26,7 +26,7 @@ export interface RouteFound<T extends RouteTarget> {
   params: RouteParams;
 }
 
-/** Every web route of the registry beneath the API prefix, compiled once at boot; both HTTP paths look requests up in it. */
+/** Every web route of the registry beneath the API prefix, compiled once at boot; the action path looks requests up in it. */
 export interface RouteTable<T extends RouteTarget> {
   /** The path beneath the prefix, matched as Express mounts a path (case-insensitive, whole segments); undefined outside it. */
   beneathPrefix(path: string): string | undefined;

@@ -36,7 +36,7 @@ const CONTENT_SECURITY_POLICY = {
   directives: { "upgrade-insecure-requests": null, "frame-ancestors": ["'none'"] },
 };
 
-/** Set on a response at once, or given whole to the fast path to send with its answer (see held-headers). */
+/** Set on a response at once, or given whole to the action path to send with its answer (see held-headers). */
 export interface SecurityHeaders {
   apply(req: IncomingMessage, res: ServerResponse): void;
   /** What `apply` sets for this request, as one object, the same for every request of its kind. */

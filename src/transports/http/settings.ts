@@ -17,7 +17,6 @@ const environmentSchema = z.object({
   HTTP_HEADERS_TIMEOUT: z.coerce.number().int().min(1).default(60_000),
   HTTP_REQUEST_TIMEOUT: z.coerce.number().int().min(1).default(300_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
-  HTTP_FAST_PATH: z.enum(["true", "false"]).default("true"),
   HTTP_TLS_CERT_FILE: z.string().optional(),
   HTTP_TLS_KEY_FILE: z.string().optional(),
 }).superRefine((values, context) => {
@@ -50,8 +49,6 @@ export interface HttpSettings {
   requestTimeout: number;
   /** The most sockets one remote (TCP peer) address may hold open at once; 0: no cap. */
   maxConnectionsPerAddress: number;
-  /** Whether action requests that need nothing of Express are answered straight from node:http (docs/http.md). */
-  fastPath: boolean;
   tls?: { certFile: string; keyFile: string };
 }
 
@@ -71,7 +68,21 @@ export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSetting
     headersTimeout: values.HTTP_HEADERS_TIMEOUT,
     requestTimeout: values.HTTP_REQUEST_TIMEOUT,
     maxConnectionsPerAddress: values.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
-    fastPath: values.HTTP_FAST_PATH === "true",
     ...(certFile && keyFile ? { tls: { certFile, keyFile } } : {}),
   };
+}
+
+/**
+ * Settings the web transport read once and reads no more: still set, each is named in a warning
+ * at boot rather than refused, since what it chose is now always so.
+ */
+const REMOVED_SETTINGS: Readonly<Record<string, string>> = {
+  HTTP_FAST_PATH: "every request beneath the API prefix is answered straight from node:http (docs/http.md)",
+};
+
+/** The removed settings the environment still sets, each with what became of it. */
+export function removedHttpSettings(config: Pick<HeraldConfig, "raw">): { name: string; instead: string }[] {
+  return Object.entries(REMOVED_SETTINGS)
+    .filter(([name]) => config.raw[name] !== undefined)
+    .map(([name, instead]) => ({ name, instead }));
 }

@@ -20,6 +20,13 @@ afterEach(async () => {
 });
 
 describe("listening", () => {
+  test("HTTP_FAST_PATH, a removed setting, is ignored with a warning at boot: actions are answered as ever", async () => {
+    const { stream, lines } = jsonLogs();
+    const server = await boot({ env: { LOG_LEVEL: "warn", LOG_FORMAT: "json", HTTP_FAST_PATH: "false" }, logDestination: stream });
+    expect(lines).toContainEqual(expect.objectContaining({ setting: "HTTP_FAST_PATH", msg: expect.stringMatching(/HTTP_FAST_PATH is no longer read and is ignored/) }));
+    expect((await fetch(`${server.url}/api/status`)).status).toBe(200);
+  });
+
   test("PORT=0 binds a free port; server.url and server.httpServer say where", async () => {
     const server = await boot();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -1,6 +1,6 @@
 
 const read = (raw: Record<string, string>) => readHttpSettings({ raw });
-import { readHttpSettings } from "../../../src/transports/http/settings";
+import { readHttpSettings, removedHttpSettings } from "../../../src/transports/http/settings";
 
 test("defaults", () => {
   expect(read({})).toEqual({
@@ -15,14 +15,14 @@ test("defaults", () => {
     headersTimeout: 60_000,
     requestTimeout: 300_000,
     maxConnectionsPerAddress: 256,
-    fastPath: true,
   });
 });
 
-test("HTTP_FAST_PATH=false leaves every request to Express; another value is refused", () => {
-  expect(read({ HTTP_FAST_PATH: "false" }).fastPath).toBe(false);
-  expect(read({ HTTP_FAST_PATH: "true" }).fastPath).toBe(true);
-  expect(() => read({ HTTP_FAST_PATH: "off" })).toThrow(/HTTP_FAST_PATH/);
+test("HTTP_FAST_PATH is no longer read: any value is ignored, and it is named among the removed settings", () => {
+  expect(read({ HTTP_FAST_PATH: "false" })).toEqual(read({}));
+  expect(read({ HTTP_FAST_PATH: "off" })).toEqual(read({}));
+  expect(removedHttpSettings({ raw: { HTTP_FAST_PATH: "false" } })).toEqual([{ name: "HTTP_FAST_PATH", instead: expect.stringContaining("node:http") }]);
+  expect(removedHttpSettings({ raw: {} })).toEqual([]);
 });
 
 test.each([
