@@ -112,7 +112,7 @@ export class WebSocketInitializer implements Initializer {
     const { production } = this.server.config;
     if (this.closing) return refuseUpgrade(socket, shuttingDown(), production);
     const address = this.server.callerAddress(request);
-    const retryAfter = this.backoff.retryAfter(address === undefined ? undefined : addressKey(address));
+    const retryAfter = this.backoff.retryAfter(addressKey(address));
     if (retryAfter !== undefined) return refuseUpgrade(socket, backedOff(retryAfter), production, { "Retry-After": String(retryAfter) });
     const verdict = judgeOrigin(request, this.settings.allowedOrigins);
     if (!verdict.accepted) {
