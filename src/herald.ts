@@ -46,12 +46,7 @@ export function createHerald(options: Omit<ServerOptions, "builtins" | "builtinA
 
 export async function startHerald(options: Omit<ServerOptions, "builtins" | "builtinActions"> = {}): Promise<HeraldServer> {
   const server = createHerald(options);
-  try {
-    return await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw error;
-  }
+  return server.start();
 }
 
 /**
