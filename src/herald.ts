@@ -16,22 +16,20 @@ import { CliSocketInitializer } from "./transports/cli/cli-socket-initializer";
 
 /**
  * The framework initializers every app gets, one per transport. Transports register here and
- * nowhere else, so `core/` never imports a transport.
+ * nowhere else, so `core/` never imports a transport. Their boot order is each one's `dependsOn`
+ * (see orderInitializers); this list's order only decides between those that need nothing of
+ * each other.
  */
 export const BUILTIN_INITIALIZERS: InitializerClass[] = [
-  // First: its constructor registers SessionManager, which the transports' constructors may inject.
-  SessionsInitializer,
-  // Next: its constructor registers the authorization server, which the MCP transport looks for; it needs SessionManager.
-  AuthorizationServerInitializer,
-  // Early too: its constructor registers ChannelPublisher and the channel services.
   ChannelsInitializer,
-  // Early too: its constructor registers the RateLimitStore that rateLimit() middleware inject.
-  RateLimitInitializer,
+  SessionsInitializer,
   TasksInitializer,
-  TaskWorkersInitializer,
-  HttpInitializer,
+  AuthorizationServerInitializer,
   OpenApiInitializer,
   McpInitializer,
+  RateLimitInitializer,
+  TaskWorkersInitializer,
+  HttpInitializer,
   WebSocketInitializer,
   CliSocketInitializer,
 ];
@@ -46,12 +44,7 @@ export function createHerald(options: Omit<ServerOptions, "builtins" | "builtinA
 
 export async function startHerald(options: Omit<ServerOptions, "builtins" | "builtinActions"> = {}): Promise<HeraldServer> {
   const server = createHerald(options);
-  try {
-    return await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw error;
-  }
+  return server.start();
 }
 
 /**

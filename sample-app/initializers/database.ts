@@ -24,21 +24,25 @@ import { migrate } from "../db/migrate";
 
 /**
  * Connects the app's DataSource, runs its pending migrations and reports its health. The
- * DataSource is registered in the server's container when this initializer is built, before the
- * actions are, so an action can ask for it in its constructor; it connects in `initialize`.
+ * DataSource is registered in the server's container at `register`, before the actions are built,
+ * so an action can ask for it in its constructor; it connects in `initialize`.
  */
 @injectable()
 export class DatabaseInitializer implements Initializer {
   name = "database";
+  /** First of the app's initializers, which all initialize before the transports and stop after them. */
   priority = 100;
-  readonly dataSource: DataSource;
-  private readonly target: DatabaseTarget;
+  dataSource!: DataSource;
+  private target!: DatabaseTarget;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
-  private readonly migrateAtBoot: boolean;
+  private migrateAtBoot = false;
   /** The embedded database this boot opened or took over, while it holds it. */
   private embedded: EmbeddedDatabase | undefined;
 
-  constructor(private readonly server: HeraldServer) {
+  constructor(private readonly server: HeraldServer) {}
+
+  register(): void {
+    const { server } = this;
     this.target = databaseTarget(server.config, server.app.root);
     const poolSize = databasePoolSize(server.config);
     this.dataSource = createDataSource(this.target, poolSize);

@@ -1,8 +1,9 @@
 import type { Initializer } from "herald";
 
 /**
- * Boot work for the app. The server calls `initialize` on every initializer, then `start`, in
- * priority order (lower first), and `stop` in reverse order at shutdown.
+ * Boot work for the app. The server calls `register` on every initializer, then `initialize`, then
+ * `start`, in boot order (Herald's initializers that provide services, then the app's by
+ * priority, lower first, then the web server), and `stop` in reverse order at shutdown.
  */
 export class {{className}} implements Initializer {
   name = "{{initializerName}}";

@@ -31,22 +31,25 @@ const KEPT_AUTHORIZATION = "herald:oauth";
 /**
  * Mounts the built-in authorization server when the app's config names its sign-in action
  * (`oauth: { signIn }`): oidc-provider's endpoints under `/oauth` and its metadata at the site
- * root, the sign-in and consent pages under `/interaction`. It registers itself in its
- * constructor, so that the MCP transport finds it when it initializes.
+ * root, the sign-in and consent pages under `/interaction`. It registers itself, so that the MCP
+ * transport finds it when it initializes.
  */
 @injectable()
 export class AuthorizationServerInitializer implements Initializer {
   readonly name = "oauth";
   readonly runModes = [RUN_MODE.server];
-  /** After sessions, before the transports. */
-  readonly priority = 200;
-  readonly server: AuthorizationServer | undefined;
+  /** Its sign-in and consent pages keep their interaction in the session. */
+  readonly dependsOn = ["sessions"];
+  server: AuthorizationServer | undefined;
   private generated: GeneratedAuthKeys = {};
   private requestLimits: AuthorizationRequestLimits | undefined;
 
-  constructor(private readonly herald: HeraldServer) {
+  constructor(private readonly herald: HeraldServer) {}
+
+  register(): void {
+    const { herald } = this;
     const { app, config, container, logger } = herald;
-    if (!app.oauth || herald.runMode !== RUN_MODE.server) return;
+    if (!app.oauth) return;
     const kept = reclaimKept<KeptAuthorization>(KEPT_AUTHORIZATION);
     const settings = readAuthSettings(config, logger, kept?.generated);
     this.generated = settings.generated;

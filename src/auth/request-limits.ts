@@ -42,8 +42,7 @@ export class AuthorizationRequestLimits {
     // The authorization request only: its resumption (`/oauth/authorize/<uid>`) continues an interaction already counted.
     const authorizes = path === ROUTES.authorization && (request.method === "GET" || request.method === "POST");
     if (!registers && !authorizes) return true;
-    const caller = this.parts.callerAddress(request);
-    const address = caller === undefined ? "unknown" : addressKey(caller);
+    const address = addressKey(this.parts.callerAddress(request)) ?? "unknown";
     const budgets = registers ? this.registration(address) : this.authorization(address);
     const store = this.parts.store();
     const counted: string[] = [];

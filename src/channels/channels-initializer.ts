@@ -23,23 +23,20 @@ import { RedisPubSub } from "./redis-pubsub";
 @injectable()
 export class ChannelsInitializer implements Initializer {
   readonly name = "channels";
-  /** Before the transports (default priority), and before app initializers that publish. */
-  readonly priority = 100;
-  readonly driver: PubSubDriver;
-  readonly presenceStore: PresenceStore;
-  readonly registry: ChannelRegistry;
-  readonly publisher: ChannelPublisher;
-  readonly presence: ChannelPresence;
-  readonly subscriptions: ChannelSubscriptions;
-  private readonly ownsDriver: boolean;
-  private readonly ownsPresenceStore: boolean;
+  driver!: PubSubDriver;
+  presenceStore!: PresenceStore;
+  registry!: ChannelRegistry;
+  publisher!: ChannelPublisher;
+  presence!: ChannelPresence;
+  subscriptions!: ChannelSubscriptions;
+  private ownsDriver = false;
+  private ownsPresenceStore = false;
 
-  /**
-   * Registers the services at construction, before the app's classes are resolved, so actions,
-   * services and later initializers can have them injected.
-   */
-  constructor(private readonly server: HeraldServer) {
-    const { config, container, logger } = server;
+  constructor(private readonly server: HeraldServer) {}
+
+  /** Registers the driver, the presence store and the services on them, so that actions, services and other initializers can have them injected. */
+  register(): void {
+    const { config, container, logger } = this.server;
     const settings = readChannelSettings(config);
     this.ownsDriver = !container.isRegistered(PUBSUB_DRIVER_TOKEN, true);
     this.driver = this.ownsDriver

@@ -1,4 +1,4 @@
-import type { InjectionToken } from "tsyringe";
+import { tokenFor } from "../core/token-for";
 
 /** One connection present on a channel under a presence key. */
 export interface PresenceEntry {
@@ -37,5 +37,5 @@ export abstract class PresenceStore {
   abstract close(): Promise<void>;
 }
 
-/** `PresenceStore` as a container token (tsyringe's types refuse abstract classes as tokens). */
-export const PRESENCE_STORE_TOKEN = PresenceStore as unknown as InjectionToken<PresenceStore>;
+/** `PresenceStore` as a container token. */
+export const PRESENCE_STORE_TOKEN = tokenFor(PresenceStore);

@@ -1,4 +1,4 @@
-import type { InjectionToken } from "tsyringe";
+import { tokenFor } from "../core/token-for";
 
 export type PubSubHandler = (channel: string, payload: string) => void;
 
@@ -27,5 +27,5 @@ export abstract class PubSubDriver {
   abstract close(): Promise<void>;
 }
 
-/** `PubSubDriver` as a container token (tsyringe's types refuse abstract classes as tokens). */
-export const PUBSUB_DRIVER_TOKEN = PubSubDriver as unknown as InjectionToken<PubSubDriver>;
+/** `PubSubDriver` as a container token. */
+export const PUBSUB_DRIVER_TOKEN = tokenFor(PubSubDriver);

@@ -43,9 +43,12 @@ export function callerAddressRule(trust: TrustProxy): CallerAddress {
  * address as the IPv4 address it maps, any other IPv6 address as its /64. One host or one
  * subscriber line is routinely given a whole /64, so counting exact IPv6 addresses would let it
  * take a fresh address, and a fresh budget, for every request. Text that is not an address (an
- * unknown peer) is its own key.
+ * unknown peer) is its own key; no address at all (a peer that had gone) has no key.
  */
-export function addressKey(address: string): string {
+export function addressKey(address: string): string;
+export function addressKey(address: string | undefined): string | undefined;
+export function addressKey(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
   // IPv4 as Node writes it; the common case, read without parsing.
   if (!address.includes(":")) return address;
   if (!ipaddr.isValid(address)) return address;

@@ -111,7 +111,6 @@ export class Connection {
    * address taken as its /64 and an IPv4-mapped one as its IPv4 address (see addressKey).
    */
   get addressKey(): string | undefined {
-    if (this.remoteAddress === undefined) return undefined;
     return (this.#addressKey ??= addressKey(this.remoteAddress));
   }
 

@@ -6,6 +6,7 @@ import {
   instancePerContainerCachingFactory,
   Lifecycle,
 } from "tsyringe";
+import { decoratedClasses, registrationsOf } from "./tsyringe-internals";
 
 export { rootContainer };
 export type { DependencyContainer, InjectionToken };
@@ -18,16 +19,11 @@ export type { DependencyContainer, InjectionToken };
  * tsyringe's internals: where a version keeps them elsewhere, nothing is forgotten.
  */
 export function forgetClasses(classes: ReadonlySet<unknown>): void {
-  let typeInfo: Map<unknown, unknown> | undefined;
-  try {
-    ({ typeInfo } = require("tsyringe/dist/cjs/dependency-container") as { typeInfo?: Map<unknown, unknown> });
-  } catch {
-    typeInfo = undefined;
-  }
-  const registrations = (rootContainer as unknown as { _registry?: { _registryMap?: unknown } })._registry?._registryMap;
+  const typeInfo = decoratedClasses();
+  const registrations = registrationsOf(rootContainer);
   for (const type of classes) {
-    if (typeInfo instanceof Map) typeInfo.delete(type);
-    if (registrations instanceof Map) registrations.delete(type);
+    typeInfo?.delete(type);
+    registrations?.delete(type);
   }
 }
 

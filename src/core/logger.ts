@@ -1,5 +1,5 @@
 import pino from "pino";
-import type { InjectionToken } from "tsyringe";
+import { tokenFor } from "./token-for";
 import pretty from "pino-pretty";
 import { LogFormat, LogLevel } from "./constants";
 import { TurnBatchedDestination } from "./turn-batched-destination";
@@ -46,8 +46,8 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino({ level: options.level, ...(options.name ? { name: options.name } : {}) }, stream) as unknown as Logger;
 }
 
-/** `Logger` as a container token (tsyringe's types refuse abstract classes as tokens). */
-export const LOGGER_TOKEN = Logger as unknown as InjectionToken<Logger>;
+/** `Logger` as a container token. */
+export const LOGGER_TOKEN = tokenFor(Logger);
 
 /**
  * Whether a line at `level` would be written: lets a caller skip building a line nobody reads.

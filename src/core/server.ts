@@ -114,19 +114,24 @@ export class HeraldServer {
     this.container.register(HealthRegistry, { useValue: this.health });
     applyOverrides(this.container, this.options.overrides ?? []);
 
-    const builtins = (this.options.builtins ?? []).map((initializerClass) => this.container.resolve(initializerClass));
+    // Herald's initializers register before the app's are built, whose constructors may take what they register.
+    const builtins = (this.options.builtins ?? [])
+      .map((initializerClass) => this.container.resolve(initializerClass))
+      .filter((initializer) => appliesTo(initializer, this.runMode));
+    for (const initializer of builtins) initializer.register?.();
     const appInitializers = await globLoader<Initializer>(this.app.initializers, this.container);
     for (const candidate of appInitializers) {
       if (!isInitializerLike(candidate)) {
         throw new TypedError({
-          message: `${sourceOf(candidate)} exports a class that is not an initializer: it needs a "name" and initialize/start/stop`,
+          message: `${sourceOf(candidate)} exports a class that is not an initializer: it needs a "name" and register/initialize/start/stop`,
           type: ErrorType.SERVER_INITIALIZATION,
         });
       }
     }
-    this.initializers = orderInitializers(
-      [...builtins, ...appInitializers].filter((initializer) => appliesTo(initializer, this.runMode)),
-    );
+    const ownInitializers = appInitializers.filter((initializer) => appliesTo(initializer, this.runMode));
+    this.initializers = orderInitializers(builtins, ownInitializers);
+    const own = new Set<Initializer>(ownInitializers);
+    for (const initializer of this.initializers) if (own.has(initializer)) initializer.register?.();
 
     // Built after the initializers, which register the services (a DataSource, a store) that
     // middleware and actions take in their constructors. Only what runs is built: the global

@@ -15,18 +15,20 @@ const settingsSchema = z.object({
 
 /**
  * Provides the rate-limit store that `rateLimit()` middleware count in: Redis when REDIS_URL is
- * set, else in process (unless the app registered its own). Registered at construction, before the
- * actions and their middleware are resolved; its Redis connection opens at the first counted call.
+ * set, else in process (unless the app registered its own). Registered before the actions and
+ * their middleware are built; its Redis connection opens at the first counted call.
  */
 @injectable()
 export class RateLimitInitializer implements Initializer {
   readonly name = "rate-limit";
   readonly runModes = Object.values(RUN_MODE);
-  readonly store: RateLimitStore;
-  private readonly ownsStore: boolean;
+  store!: RateLimitStore;
+  private ownsStore = false;
 
-  constructor(server: HeraldServer) {
-    const { config, container, logger } = server;
+  constructor(private readonly server: HeraldServer) {}
+
+  register(): void {
+    const { config, container, logger } = this.server;
     this.ownsStore = !container.isRegistered(RATE_LIMIT_STORE_TOKEN, true);
     if (this.ownsStore) {
       const { RATE_LIMIT_PREFIX } = readSettings(settingsSchema, config);

@@ -1,4 +1,4 @@
-import type { InjectionToken } from "tsyringe";
+import { tokenFor } from "../core/token-for";
 
 /** One call counted against a budget: how many calls the window has seen, and when it ends. */
 export interface RateLimitHit {
@@ -23,5 +23,5 @@ export abstract class RateLimitStore {
   abstract close(): Promise<void>;
 }
 
-/** `RateLimitStore` as a container token (tsyringe's types refuse abstract classes as tokens). */
-export const RATE_LIMIT_STORE_TOKEN = RateLimitStore as unknown as InjectionToken<RateLimitStore>;
+/** `RateLimitStore` as a container token. */
+export const RATE_LIMIT_STORE_TOKEN = tokenFor(RateLimitStore);

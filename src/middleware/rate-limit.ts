@@ -128,7 +128,7 @@ export function rateLimit(options: RateLimitOptions): new (server: HeraldServer)
           type: ErrorType.SERVER_INITIALIZATION,
         });
       }
-      // Middleware is built after the initializers, and RateLimitInitializer registers the store as it is built.
+      // Middleware is built after every initializer has registered, RateLimitInitializer its store among them.
       this.store = server.container.resolve(RATE_LIMIT_STORE_TOKEN);
       if (settles) this.runAfter = (_params, _connection, error, context) => this.settle(context?.callState, error);
     }

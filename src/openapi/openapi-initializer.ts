@@ -23,8 +23,6 @@ import { referencePageMount } from "./reference-page";
 export class OpenApiInitializer implements Initializer {
   readonly name = "openapi";
   readonly runModes = [RUN_MODE.server];
-  // Before the web transport, so the mounts exist whichever phase it reads them in.
-  readonly priority = 500;
 
   constructor(private readonly server: HeraldServer) {}
 

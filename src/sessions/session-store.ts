@@ -1,4 +1,4 @@
-import type { InjectionToken } from "tsyringe";
+import { tokenFor } from "../core/token-for";
 import { ErrorType, TypedError } from "../core/errors";
 
 /** What a session holds: JSON values by key. */
@@ -37,8 +37,8 @@ export abstract class SessionStore {
   abstract close(): Promise<void>;
 }
 
-/** `SessionStore` as a container token (tsyringe's types refuse abstract classes as tokens). */
-export const SESSION_STORE_TOKEN = SessionStore as unknown as InjectionToken<SessionStore>;
+/** `SessionStore` as a container token. */
+export const SESSION_STORE_TOKEN = tokenFor(SessionStore);
 
 /** The stored form of a session. Values that JSON cannot carry (a BigInt, a cycle) are refused. */
 export function encodeSessionData(data: SessionData): string {

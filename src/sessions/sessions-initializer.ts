@@ -27,18 +27,16 @@ const KEPT_SESSIONS = "herald:sessions";
 export class SessionsInitializer implements Initializer {
   readonly name = "sessions";
   readonly runModes = Object.values(RUN_MODE);
-  /** Before the transports (default priority), which open sessions from their first request. */
-  readonly priority = 100;
-  readonly store: SessionStore;
-  readonly manager: SessionManager;
-  private readonly ownsStore: boolean;
-  private readonly generatedSecret: string | undefined;
+  store!: SessionStore;
+  manager!: SessionManager;
+  private ownsStore = false;
+  private generatedSecret: string | undefined;
 
-  /**
-   * Registers the store and the manager at construction, before the app's classes are resolved,
-   * so that actions, services and later initializers can have them injected.
-   */
-  constructor(private readonly server: HeraldServer) {
+  constructor(private readonly server: HeraldServer) {}
+
+  /** Registers the store and the manager, so that actions, services and other initializers can have them injected. */
+  register(): void {
+    const { server } = this;
     const { config, container, logger } = server;
     const kept = reclaimKept<KeptSessions>(KEPT_SESSIONS);
     // Only the server run mode serves HTTP and WebSocket, the transports whose cookies carry sessions.

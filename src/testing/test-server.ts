@@ -39,12 +39,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     overrides: options.providers ?? [],
     ...(options.logDestination !== undefined ? { logDestination: options.logDestination } : {}),
   });
-  try {
-    return await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw error;
-  }
+  return server.start();
 }
 
 /** The server booted by useTestServer in this test file. */

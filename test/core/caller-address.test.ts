@@ -25,6 +25,10 @@ describe("addressKey: what every per-address limit counts a caller under", () =>
     expect(addressKey("fe80::1%eth0")).toBe("fe80::/64");
   });
 
+  test("no address has no key", () => {
+    expect(addressKey(undefined)).toBeUndefined();
+  });
+
   test("text that is not an address is its own key", () => {
     expect(addressKey("")).toBe("");
     expect(addressKey("unknown")).toBe("unknown");

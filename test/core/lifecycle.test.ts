@@ -95,6 +95,23 @@ test("an initializer that fails to initialize stops the ones already up and name
   expect(failing.status).toBe("stopped");
 });
 
+test("a start that fails leaves the server stopped, with every initializer stopped: nothing is left for its caller to stop", async () => {
+  const failing = freshServer(RUN_MODE.cli, {
+    builtins: [
+      class Refusing {
+        name = "refusing";
+        dependsOn = ["cache"];
+        async start() {
+          throw new Error("port taken");
+        }
+      },
+    ],
+  });
+  await expect(failing.start()).rejects.toMatchObject({ type: ErrorType.SERVER_START });
+  expect(failing.status).toBe("stopped");
+  expect(failing.container.resolve(Journal).events.slice(-2)).toEqual(["cache:stop", "database:stop"]);
+});
+
 test("a dependency cycle or a missing dependency is refused at boot", async () => {
   const cycle = freshServer(RUN_MODE.cli, {
     builtins: [

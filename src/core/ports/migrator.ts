@@ -1,4 +1,4 @@
-import type { InjectionToken } from "tsyringe";
+import { tokenFor } from "../token-for";
 
 export interface MigrationStatus {
   applied: string[];
@@ -20,4 +20,4 @@ export abstract class Migrator {
   abstract status(): Promise<MigrationStatus>;
 }
 
-export const MIGRATOR = Migrator as unknown as InjectionToken<Migrator>;
+export const MIGRATOR = tokenFor(Migrator);

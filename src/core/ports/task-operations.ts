@@ -1,4 +1,4 @@
-import type { InjectionToken } from "tsyringe";
+import { tokenFor } from "../token-for";
 
 /**
  * What operators do to queues (the `herald tasks` commands), as a core token so that the CLI
@@ -12,4 +12,4 @@ export abstract class TaskOperations {
   abstract queues(): string[] | Promise<string[]>;
 }
 
-export const TASK_OPERATIONS = TaskOperations as unknown as InjectionToken<TaskOperations>;
+export const TASK_OPERATIONS = tokenFor(TaskOperations);

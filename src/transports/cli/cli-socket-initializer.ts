@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { injectable } from "tsyringe";
 import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE, ExitCode, RUN_MODE } from "../../core/constants";
-import type { Initializer } from "../../core/initializer";
+import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { prepareCliSocketDirectory, withOwnerOnlyUmask } from "./cli-socket-directory";
 import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall, type ForwardedReply } from "./running-server";
@@ -20,8 +20,8 @@ import { cliSocketPath, forwardToRunningServer, takesActionCommands, type Forwar
 export class CliSocketInitializer implements Initializer {
   readonly name = "cli-socket";
   readonly runModes = [RUN_MODE.server];
-  /** After the app's initializers: a call forwarded here finds the app started. */
-  readonly priority = 10_000;
+  /** After the app's initializers, and what actions use: a call forwarded here finds the app started. */
+  readonly dependsOn = [APP_INITIALIZERS, "channels", "tasks", "rate-limit"];
   private listener: Server | undefined;
 
   constructor(private readonly server: HeraldServer) {}

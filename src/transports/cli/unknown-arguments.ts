@@ -2,16 +2,11 @@ import type { Arguments, Argv } from "yargs";
 import { z } from "zod";
 import { ErrorType, TypedError } from "../../core/errors";
 import { validationError } from "../../core/validation";
-
-/** What yargs' `getOptions()` answers (a method @types/yargs does not declare). */
-interface DeclaredOptions {
-  key: Record<string, unknown>;
-  alias: Record<string, string[]>;
-}
+import { declaredOptions } from "./yargs-internals";
 
 /** Every name the command knows: its flags, the global options and their aliases. */
 export function knownNames(command: Argv): Set<string> {
-  const options = (command as unknown as { getOptions(): DeclaredOptions }).getOptions();
+  const options = declaredOptions(command);
   const names = new Set<string>(["_", "$0", ...Object.keys(options.key)]);
   for (const [name, aliases] of Object.entries(options.alias)) for (const alias of [name, ...aliases]) names.add(alias);
   return names;

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { injectable } from "tsyringe";
 import { RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
-import type { Initializer } from "../../core/initializer";
+import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { capConnectionsPerAddress } from "./connection-cap";
 import { continueWithinLimit } from "./expect-continue";
@@ -38,8 +38,11 @@ function listen(listener: Server, port: number, host: string): Promise<void> {
 export class HttpInitializer implements Initializer {
   readonly name = "web";
   readonly runModes = [RUN_MODE.server];
-  /** After the app's own initializers, so it serves only once what the actions need is ready. */
-  readonly priority = 5000;
+  /**
+   * After the app's own initializers, so it serves only once what the actions need is ready; after
+   * what the actions use and what mounts a handler here, which then stop once it has drained.
+   */
+  readonly dependsOn = [APP_INITIALIZERS, "sessions", "channels", "tasks", "rate-limit", "oauth", "openapi", "mcp"];
   private settings!: HttpSettings;
   private handle: HttpRequestListener | undefined;
   private tracker: RequestTracker | undefined;

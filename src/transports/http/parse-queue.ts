@@ -21,9 +21,16 @@ interface Waiting {
  * together are parsed over several turns of the event loop rather than in one stall. A body is
  * parsed at once while nothing waits and the turn has room for it; otherwise it waits for a later
  * turn, in arrival order, up to `limit` bytes waiting in all; past that it is refused with 503
- * CONNECTION_SERVICE_BUSY and `Retry-After`. The next turn starts from `setImmediate`, after the
- * event loop has read the sockets: what a body's turn runs synchronously after its parse (the
- * bounds walk and merge of its params, its action up to its first I/O) stays in that turn.
+ * CONNECTION_SERVICE_BUSY and `Retry-After` (the first to wait is never refused: an empty queue
+ * has room). The next turn starts from `setImmediate`, after the event loop has read the sockets:
+ * what a body's turn runs synchronously after its parse (the bounds walk and merge of its params,
+ * its action up to its first I/O) stays in that turn.
+ *
+ * A turn is scheduled only when a body waits or the turn's bytes are spent, not for every body
+ * parsed at once: small bodies then cost no timer. What small bodies spend is kept until a turn
+ * runs, so a body that would overrun it waits for the next turn, in the same pass of the event
+ * loop, even when the bodies before it arrived in earlier passes: stricter, never looser, than a
+ * budget per pass.
  */
 export class ParseQueue {
   private readonly waiting: Waiting[] = [];
@@ -45,10 +52,10 @@ export class ParseQueue {
   turn(bytes: number, res: ServerResponse): Promise<void> | undefined {
     if (this.waiting.length === 0 && (this.spentThisTurn === 0 || this.spentThisTurn + bytes <= PARSE_BYTES_PER_TURN)) {
       this.spentThisTurn += bytes;
-      this.scheduleTurn();
+      if (this.spentThisTurn >= PARSE_BYTES_PER_TURN) this.scheduleTurn();
       return undefined;
     }
-    if (this.waitingBytes + bytes > this.limit) throw this.refusal(res);
+    if (this.waiting.length > 0 && this.waitingBytes + bytes > this.limit) throw this.refusal(res);
     this.waitingBytes += bytes;
     this.scheduleTurn();
     return new Promise((start) => this.waiting.push({ bytes, start }));
@@ -82,6 +89,6 @@ export class ParseQueue {
       this.spentThisTurn += next.bytes;
       next.start();
     }
-    if (this.spentThisTurn > 0) this.scheduleTurn();
+    if (this.waiting.length > 0 || this.spentThisTurn >= PARSE_BYTES_PER_TURN) this.scheduleTurn();
   }
 }

@@ -15,7 +15,7 @@ export class ListenStreamsPerCaller {
 
   /** The keys a listen stream counts under. */
   static keysOf(remoteAddress: string | undefined, auth: ConnectionAuth | undefined): string[] {
-    const keys = [`address ${remoteAddress === undefined ? "" : addressKey(remoteAddress)}`];
+    const keys = [`address ${addressKey(remoteAddress) ?? ""}`];
     if (auth) keys.push(`token ${auth.clientId}\n${auth.subject ?? ""}`);
     return keys;
   }

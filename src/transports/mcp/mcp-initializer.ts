@@ -18,6 +18,8 @@ const PROTECTED_RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
 export class McpInitializer implements Initializer {
   name = "mcp";
   runModes = [RUN_MODE.server];
+  /** Its resource server checks the local authorization server's tokens; its listen streams are on channels. */
+  readonly dependsOn = ["oauth", "channels"];
   private endpoint: StreamableHttpEndpoint | undefined;
   private resourceServer: McpResourceServer | undefined;
 

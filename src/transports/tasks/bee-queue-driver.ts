@@ -6,10 +6,11 @@ import { RedisConnection } from "../../redis/connection";
 import { redisUnavailable } from "../../redis/failure";
 import { reconnectDelayMs } from "../../redis/reconnect";
 import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
+import { queueCommandClient } from "./bee-queue-internals";
 import { runForgottenScriptsByEval } from "./bee-queue-scripts";
 import { asJobFailure } from "./job-failure";
 import { readRedisPersistence, RedisPersistence } from "./redis-persistence";
-import { CommandClient, JobRecord, RedisRecords } from "./redis-records";
+import { JobRecord, RedisRecords } from "./redis-records";
 
 export interface BeeQueueDriverOptions {
   redisUrl: string;
@@ -287,7 +288,7 @@ export class BeeQueueDriver implements QueueDriver {
    * outcome first, and the job's slot does not wait for a round trip of its own.
    */
   private saveAttempt(worker: Worker, queue: string, id: string, record: JobRecord): void {
-    this.records.saveAttempt(commandClient(worker.queue), queue, id, record, (error) => {
+    this.records.saveAttempt(queueCommandClient(worker.queue), queue, id, record, (error) => {
       // A worker whose queue is closing cannot mark the job done either: it runs again.
       if (!worker.stopping) this.options.onError?.(error, queue);
     });
@@ -318,11 +319,6 @@ export class BeeQueueDriver implements QueueDriver {
       worker.running.delete(controller);
     }
   }
-}
-
-/** bee-queue's own connection, on which it moves jobs. */
-function commandClient(queue: BeeQueue<JobPayload>): CommandClient {
-  return (queue as unknown as { client: CommandClient }).client;
 }
 
 /** Aborted by stopWorkers, not by the handler itself (the dispatcher aborts it on a timeout). */

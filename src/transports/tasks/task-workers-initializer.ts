@@ -1,6 +1,6 @@
 import { injectable } from "tsyringe";
 import { ErrorType, TypedError } from "../../core/errors";
-import type { Initializer } from "../../core/initializer";
+import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { parseParams } from "../../core/validation";
 import { jobRunner } from "./job-runner";
@@ -16,8 +16,7 @@ import { queueConcurrency } from "./settings";
 export class TaskWorkersInitializer implements Initializer {
   readonly name = "task-workers";
   readonly runModes = WORKER_RUN_MODES;
-  readonly priority = 2000;
-  readonly dependsOn = ["tasks"];
+  readonly dependsOn = [APP_INITIALIZERS, "tasks", "channels", "rate-limit"];
   private scheduler: RecurringScheduler | undefined;
   private working = false;
 

@@ -14,13 +14,14 @@ import { cannotStream, isStreamingAction } from "../../core/streaming";
 @injectable()
 export class TasksInitializer implements Initializer {
   readonly name = "tasks";
-  readonly priority = 100;
 
   constructor(
     private readonly runtime: TaskRuntime,
     private readonly server: HeraldServer,
-  ) {
-    server.container.register(TASK_OPERATIONS, { useToken: TaskService });
+  ) {}
+
+  register(): void {
+    this.server.container.register(TASK_OPERATIONS, { useToken: TaskService });
   }
 
   /**

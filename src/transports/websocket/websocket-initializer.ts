@@ -111,8 +111,8 @@ export class WebSocketInitializer implements Initializer {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const { codec } = this.server;
     if (this.closing) return refuseUpgrade(socket, shuttingDown(), codec);
-    const address = this.server.callerAddress(request);
-    const retryAfter = this.backoff.retryAfter(address === undefined ? undefined : addressKey(address));
+    const remoteAddress = this.server.callerAddress(request);
+    const retryAfter = this.backoff.retryAfter(addressKey(remoteAddress));
     if (retryAfter !== undefined) return refuseUpgrade(socket, backedOff(retryAfter), codec, { "Retry-After": String(retryAfter) });
     const verdict = judgeOrigin(request, this.settings.allowedOrigins);
     if (!verdict.accepted) {
@@ -122,7 +122,7 @@ export class WebSocketInitializer implements Initializer {
     const session = await this.openSession(request, verdict.withSession);
     const wss = this.wss;
     if (this.closing || !wss) return refuseUpgrade(socket, shuttingDown(), codec);
-    wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, session));
+    wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, remoteAddress, session));
   }
 
   /** The session of the cookie the upgrade carries, when its origin may use it; an anonymous one otherwise. */
@@ -136,8 +136,7 @@ export class WebSocketInitializer implements Initializer {
     return session;
   }
 
-  private accept(ws: WebSocket, request: IncomingMessage, session: Session | undefined): void {
-    const remoteAddress = this.server.callerAddress(request);
+  private accept(ws: WebSocket, request: IncomingMessage, remoteAddress: string | undefined, session: Session | undefined): void {
     const connection = new Connection({
       type: CONNECTION_TYPE.websocket,
       ...(remoteAddress ? { remoteAddress } : {}),

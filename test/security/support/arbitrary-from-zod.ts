@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import { z } from "zod";
+import { checkDefOf, defOf, type ZodCheckDef, type ZodDef } from "../../../src/core/zod-internals";
 
 /**
  * A fast-check arbitrary of the inputs a zod 4 schema accepts: what a well-behaved client would
- * send, for hostile-input tests to spoil afterwards. It walks zod's public definitions
- * (`schema._zod.def`) and covers what Herald apps' input schemas are made of: objects, strings
+ * send, for hostile-input tests to spoil afterwards. It walks zod's definitions (`_zod.def`, read
+ * through src/core/zod-internals.ts) and covers what Herald apps' input schemas are made of: objects, strings
  * (lengths, e-mail, regex, trim and other overwrites), numbers and integers with bounds, coercion,
  * booleans, enums, literals, arrays, records, unions (zIdOrModel, zBooleanFromString), optional,
  * nullable, default, pipes and preprocessing. `secret()` is metadata only and changes nothing.
@@ -14,8 +15,8 @@ export function arbitraryFromZod(schema: z.ZodType): fc.Arbitrary<unknown> {
   return convert(schema, 0);
 }
 
-type Def = { type: string } & Record<string, unknown>;
-type CheckDef = { check: string } & Record<string, unknown>;
+type Def = ZodDef;
+type CheckDef = ZodCheckDef;
 
 /** Deep enough for any input schema; a z.lazy that refers to itself would otherwise recurse forever. */
 const MAX_SCHEMA_DEPTH = 20;
@@ -23,13 +24,9 @@ const MAX_SCHEMA_DEPTH = 20;
 const EXTRA_LENGTH = 40;
 const EXTRA_ITEMS = 4;
 
-function defOf(schema: z.ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
-}
-
 /** The checks of a schema; z.email(), z.int() … are schemas whose own definition is a check as well. */
 function checksOf(def: Def): CheckDef[] {
-  const checks = ((def.checks ?? []) as { _zod: { def: CheckDef } }[]).map((check) => check._zod.def);
+  const checks = (def.checks ?? []).map(checkDefOf);
   return typeof def.check === "string" ? [def as unknown as CheckDef, ...checks] : checks;
 }
 

@@ -1,0 +1,28 @@
+import type { DependencyContainer } from "tsyringe";
+
+/*
+ * What Herald reads of tsyringe's internals, in one place: neither map below is part of its API.
+ * When a tsyringe release moves them, this file is what changes;
+ * test/core/tsyringe-internals.test.ts fails first.
+ */
+
+/**
+ * tsyringe's map of every decorated class to its constructor's param types (`typeInfo`, in
+ * `dist/cjs/dependency-container`), kept for the life of the process; undefined when this
+ * tsyringe keeps it elsewhere.
+ */
+export function decoratedClasses(): Map<unknown, unknown> | undefined {
+  let typeInfo: unknown;
+  try {
+    ({ typeInfo } = require("tsyringe/dist/cjs/dependency-container") as { typeInfo?: unknown });
+  } catch {
+    return undefined;
+  }
+  return typeInfo instanceof Map ? typeInfo : undefined;
+}
+
+/** A container's registrations by token (`_registry._registryMap`); undefined when this tsyringe keeps them elsewhere. */
+export function registrationsOf(container: DependencyContainer): Map<unknown, unknown> | undefined {
+  const registrations = (container as unknown as { _registry?: { _registryMap?: unknown } })._registry?._registryMap;
+  return registrations instanceof Map ? registrations : undefined;
+}
