@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider" with { "resolution-mode": "import" };
-import { ErrorType, TypedError } from "../core/errors";
+import { ErrorType, retryAfterOf, TypedError } from "../core/errors";
 import { INTERACTION_PATH } from "./provider-configuration";
 import { renderConsentPage, renderErrorPage, renderSignInPage, type FormField } from "./pages";
 import { paramsFromForm, refilledFields } from "./sign-in-form";
@@ -59,10 +59,8 @@ function send(response: ServerResponse, status: number, html: string, headers: R
  * whatever its cause, so that the page tells no more than "not signed in".
  */
 function signInRefusal(error: TypedError): { status: number; headers: Record<string, string> } {
-  const retryAfter = (error.value as { retryAfter?: unknown } | undefined)?.retryAfter;
-  if (typeof retryAfter === "number" && (error.status === 429 || error.status === 503)) {
-    return { status: error.status, headers: { "Retry-After": String(retryAfter) } };
-  }
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) return { status: error.status, headers: { "Retry-After": String(retryAfter) } };
   return { status: error.issues?.length ? 422 : 401, headers: {} };
 }
 

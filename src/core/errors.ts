@@ -105,3 +105,13 @@ export class TypedError extends Error {
 export function isTypedError(error: unknown): error is TypedError {
   return error instanceof TypedError;
 }
+
+/**
+ * The seconds after which a refusal to retry later (a 429, or a 503 of a busy service) asks to be
+ * retried, from its `value.retryAfter`, rounded up; undefined for any other error, or one without it.
+ */
+export function retryAfterOf(error: TypedError): number | undefined {
+  if (error.status !== 429 && error.status !== 503) return undefined;
+  const retryAfter = (error.value as { retryAfter?: unknown } | undefined)?.retryAfter;
+  return typeof retryAfter === "number" && retryAfter > 0 ? Math.ceil(retryAfter) : undefined;
+}

@@ -1,4 +1,5 @@
 import { ErrorStatusCodes, ErrorType, TypedError, errorBody, toTypedError } from "herald";
+import { retryAfterOf } from "../../src/core/errors";
 
 test("every error type has a status, as documented", () => {
   const expected: Record<string, number> = {
@@ -79,5 +80,21 @@ describe("an error's value in the body every transport sends", () => {
     });
     expect(withValue("text").error.value).toBe("text");
     expect(withValue(0).error.value).toBe(0);
+  });
+});
+
+describe("retryAfterOf: when a refusal asks to be retried", () => {
+  const refusal = (type: ErrorType, value?: unknown) => new TypedError({ message: "no", type, value });
+
+  it("reads a 429's or a 503's value.retryAfter, rounded up to whole seconds", () => {
+    expect(retryAfterOf(refusal(ErrorType.CONNECTION_RATE_LIMITED, { retryAfter: 1.2 }))).toBe(2);
+    expect(retryAfterOf(refusal(ErrorType.CONNECTION_SERVICE_BUSY, { retryAfter: 3 }))).toBe(3);
+  });
+
+  it("says nothing for another status, a missing, non-numeric or non-positive value", () => {
+    expect(retryAfterOf(refusal(ErrorType.CONNECTION_ACTION_NOT_FOUND, { retryAfter: 5 }))).toBeUndefined();
+    expect(retryAfterOf(refusal(ErrorType.CONNECTION_RATE_LIMITED))).toBeUndefined();
+    expect(retryAfterOf(refusal(ErrorType.CONNECTION_RATE_LIMITED, { retryAfter: "5" }))).toBeUndefined();
+    expect(retryAfterOf(refusal(ErrorType.CONNECTION_RATE_LIMITED, { retryAfter: 0 }))).toBeUndefined();
   });
 });

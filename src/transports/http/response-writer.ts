@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { ActionResult } from "../../core/action-result";
 import type { ErrorBody } from "../../core/error-body";
-import type { TypedError } from "../../core/errors";
+import { retryAfterOf, type TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import type { ResponseCodec } from "../../core/response-codec";
 import { releaseHeldHeaders } from "./held-headers";
@@ -16,11 +16,8 @@ import { sendEventStream } from "./server-sent-events";
  * `value.retryAfter`) tells HTTP clients so in `Retry-After` too, unless something set it already.
  */
 function setRetryAfter(res: ServerResponse, error: TypedError): void {
-  if (error.status !== 429 && error.status !== 503) return;
-  const retryAfter = (error.value as { retryAfter?: unknown } | undefined)?.retryAfter;
-  if (typeof retryAfter === "number" && retryAfter > 0 && !res.headersSent && !res.hasHeader("Retry-After")) {
-    res.setHeader("Retry-After", String(Math.ceil(retryAfter)));
-  }
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined && !res.headersSent && !res.hasHeader("Retry-After")) res.setHeader("Retry-After", String(retryAfter));
 }
 
 /** An error the dispatcher answered, as its body already shown for this environment. */
