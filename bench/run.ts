@@ -6,7 +6,7 @@ import { markdownReport, textReport } from "./lib/report";
 import { emptyResult, type BenchReport, type ScenarioResult } from "./lib/results";
 import { FULL, SMOKE, Scenario, ScenarioContext, ScenarioSkipped } from "./lib/scenario";
 import { majorOf, subjectNode, useSubjectNode } from "./lib/subject-node";
-import { HERALD_CLI, nodeFlags, REPO_ROOT } from "./lib/subjects";
+import { HERALD_CLI, nodeFlags, REPO_ROOT, useOtherBuild } from "./lib/subjects";
 import { svgChart } from "./lib/svg";
 import { bootScenario } from "./scenarios/boot";
 import { cliScenario } from "./scenarios/cli";
@@ -47,6 +47,8 @@ function parseOptions(argv: readonly string[]): Options {
   if (unknown?.length) throw new Error(`Unknown scenario(s) ${unknown.join(", ")}; known: ${SCENARIOS.map((s) => s.id).join(", ")}`);
   const node = value("node");
   if (node !== undefined) useSubjectNode(node);
+  const before = value("herald-before");
+  if (before !== undefined) useOtherBuild(before);
   return {
     smoke,
     requireServices: argv.includes("--require-services") || process.env.CI === "true",

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import type { ProcessSpec } from "./processes";
 import { subjectNode } from "./subject-node";
@@ -14,6 +15,18 @@ export interface NodeFlags {
 }
 
 export const nodeFlags: NodeFlags = { herald: [] };
+
+/**
+ * Another checkout of Herald, built (`npm ci && npm run build`), whose HTTP subject runs beside
+ * this one's: `--herald-before=<dir>` measures a change against the build before it.
+ */
+export const otherBuild: { root?: string } = {};
+
+export function useOtherBuild(path: string): void {
+  const root = resolve(path);
+  if (!existsSync(join(root, "dist/cli-entry.js"))) throw new Error(`--herald-before=${path}: ${root}/dist/cli-entry.js is missing: run "npm ci && npm run build" there first`);
+  otherBuild.root = root;
+}
 
 /**
  * A clean environment: the user's REDIS_URL or LOG_LEVEL must not change what is measured.
@@ -46,6 +59,8 @@ export function heraldEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 export interface HeraldSpecOptions {
   appDir?: string;
+  /** The checkout whose dist/ and bench app run; this one by default. */
+  root?: string;
   args?: string[];
   env?: NodeJS.ProcessEnv;
   /** Preload the GC hook (memory scenario). */
@@ -55,11 +70,12 @@ export interface HeraldSpecOptions {
 /** `herald <args>` (default `start`) in the app's folder, as a user runs it. */
 export function heraldSpec(label: string, options: HeraldSpecOptions = {}): ProcessSpec {
   const preload = options.gcHook ? ["--expose-gc", "-r", GC_ON_SIGNAL] : [];
+  const root = options.root ?? REPO_ROOT;
   return {
     label,
     command: subjectNode.command,
-    args: [...nodeFlags.herald, ...preload, HERALD_CLI, ...(options.args ?? ["start"])],
-    cwd: options.appDir ?? BENCH_APP,
+    args: [...nodeFlags.herald, ...preload, join(root, "dist/cli-entry.js"), ...(options.args ?? ["start"])],
+    cwd: options.appDir ?? join(root, "bench/app"),
     env: heraldEnv(options.env),
   };
 }

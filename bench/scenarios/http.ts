@@ -3,17 +3,37 @@ import { compare } from "../lib/comparison";
 import { emptyResult, type Column } from "../lib/results";
 import { rowsOf } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
+import { freePort, ServerProcess } from "../lib/processes";
 import { measureServers, type ServerSubject } from "../lib/server-rounds";
-import { baselineSpec, heraldSpec } from "../lib/subjects";
+import { baselineSpec, heraldSpec, otherBuild } from "../lib/subjects";
 import { ECHO_PATH, ECHO_QUERY } from "../shared/echo";
 
-const SUBJECTS: ServerSubject[] = [
-  { subject: "herald", label: "Herald", spec: (port) => heraldSpec("Herald", { env: { PORT: String(port) } }) },
+const BASELINES: ServerSubject[] = [
   { subject: "node", label: "raw node:http", spec: (port) => baselineSpec("raw node:http", "node-http.ts", { PORT: String(port) }) },
   { subject: "fastify", label: "Fastify 5", spec: (port) => baselineSpec("Fastify 5", "fastify.ts", { PORT: String(port) }) },
   { subject: "express", label: "raw Express 5", spec: (port) => baselineSpec("raw Express 5", "express.ts", { PORT: String(port) }) },
   { subject: "nest", label: "NestJS 11 (Express)", spec: (port) => baselineSpec("NestJS", "nest.ts", { PORT: String(port) }) },
 ];
+
+/**
+ * Herald as users run it (tracing off, /metrics on), Herald with the OpenTelemetry SDK on and
+ * exporting every span (OTLP over http/protobuf to a receiver that keeps nothing), and, with
+ * `--herald-before=<dir>`, the build of another checkout.
+ */
+function heraldSubjects(sinkPort: number): ServerSubject[] {
+  const traced = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}`,
+    OTEL_TRACES_SAMPLER: "always_on",
+    OTEL_SERVICE_NAME: "herald-bench",
+  };
+  return [
+    { subject: "herald", label: "Herald", spec: (port) => heraldSpec("Herald", { env: { PORT: String(port) } }) },
+    { subject: "herald-traced", label: "Herald, tracing on", spec: (port) => heraldSpec("Herald, tracing on", { env: { PORT: String(port), ...traced } }) },
+    ...(otherBuild.root
+      ? [{ subject: "herald-before", label: "Herald, --herald-before build", spec: (port: number) => heraldSpec("Herald (before)", { root: otherBuild.root, env: { PORT: String(port) } }) }]
+      : []),
+  ];
+}
 
 /** Latency to the microsecond, not autocannon's whole milliseconds: see measureHttp. */
 const COLUMNS: Column[] = [
@@ -30,8 +50,12 @@ export const httpScenario: Scenario = {
   async run({ settings, log }) {
     const { rounds, warmupSeconds, durationSeconds, connections } = settings.http;
     const result = emptyResult(this.id, this.title, { ...settings.http, path: `${ECHO_PATH}?${ECHO_QUERY}` });
+    const sinkPort = await freePort();
+    const sink = new ServerProcess(baselineSpec("OTLP receiver", "otlp-sink.ts", { PORT: String(sinkPort) }));
+    await sink.waitForHttp(`http://127.0.0.1:${sinkPort}/`);
+    const subjects = [...heraldSubjects(sinkPort), ...BASELINES];
     const samples = await measureServers({
-      subjects: SUBJECTS,
+      subjects,
       rounds,
       warmupSeconds,
       durationSeconds,
@@ -45,9 +69,9 @@ export const httpScenario: Scenario = {
         return { sample: { rps: measured.requestsPerSecond, p50: measured.p50Ms, p99: measured.p99Ms }, calls: measured.requests };
       },
       log,
-    });
+    }).finally(() => sink.stop());
     result.columns = COLUMNS;
-    result.rows = rowsOf(SUBJECTS, samples, COLUMNS);
+    result.rows = rowsOf(subjects, samples, COLUMNS);
     result.comparisons = [
       compare(result.rows, "herald", "node", "rps", "higher", 0.75),
       compare(result.rows, "herald", "fastify", "rps", "higher", 1.0),
@@ -55,6 +79,9 @@ export const httpScenario: Scenario = {
       compare(result.rows, "herald", "nest", "rps", "higher", 1.5),
       compare(result.rows, "herald", "node", "p99", "lower", 1.5),
       compare(result.rows, "herald", "express", "cpuUs", "lower"),
+      compare(result.rows, "herald-traced", "herald", "rps", "higher"),
+      compare(result.rows, "herald-traced", "herald", "cpuUs", "lower"),
+      ...(otherBuild.root ? [compare(result.rows, "herald", "herald-before", "rps", "higher"), compare(result.rows, "herald", "herald-before", "cpuUs", "lower")] : []),
     ];
     result.notes.push(
       `${connections} connections, ${rounds} rounds × ${durationSeconds} s per subject, alternating; latency of every 2xx response, to the µs; Herald logs one JSON line per request to /dev/null, Fastify two (its default logger at info)`,

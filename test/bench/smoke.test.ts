@@ -50,7 +50,7 @@ describe("the benchmark harness, in smoke mode", () => {
   it("reports a median row per subject and a ratio for every comparison", () => {
     const subjects = Object.fromEntries(report.scenarios.map((scenario) => [scenario.id, scenario.rows.map((row) => row.subject)]));
     expect(subjects).toEqual({
-      http: ["herald", "node", "fastify", "express", "nest"],
+      http: ["herald", "herald-traced", "node", "fastify", "express", "nest"],
       websocket: ["herald", "ws"],
       tasks: ["herald", "bee-queue"],
       boot: ["boot-10"],
