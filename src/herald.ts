@@ -13,6 +13,8 @@ import { WebSocketInitializer } from "./transports/websocket/websocket-initializ
 import { RateLimitInitializer } from "./middleware/rate-limit-initializer";
 import { AuthorizationServerInitializer } from "./auth/auth-initializer";
 import { CliSocketInitializer } from "./transports/cli/cli-socket-initializer";
+import { MetricsPortInitializer } from "./transports/http/metrics-port-initializer";
+import { DatabasePoolMetricsInitializer } from "./schema/database-pool-metrics";
 
 /**
  * The framework initializers every app gets, one per transport. Transports register here and
@@ -32,6 +34,8 @@ export const BUILTIN_INITIALIZERS: InitializerClass[] = [
   HttpInitializer,
   WebSocketInitializer,
   CliSocketInitializer,
+  DatabasePoolMetricsInitializer,
+  MetricsPortInitializer,
 ];
 
 /** Actions every app serves, such as `status`. */

@@ -21,6 +21,8 @@ export interface ChannelSubscription {
  * records presence.
  */
 export class ChannelSubscriptions {
+  private openSubscriptions = 0;
+
   constructor(
     private readonly registry: ChannelRegistry,
     private readonly broker: ChannelBroker,
@@ -57,11 +59,20 @@ export class ChannelSubscriptions {
       }
     }
     let closing: Promise<void> | undefined;
+    this.openSubscriptions++;
     return {
       channel,
       ...(presenceKey === undefined ? {} : { presenceKey }),
-      close: () => (closing ??= this.end(entry, channel, connection, stopListening, member)),
+      close: () => {
+        if (!closing) this.openSubscriptions--;
+        return (closing ??= this.end(entry, channel, connection, stopListening, member));
+      },
     };
+  }
+
+  /** The subscriptions open in this process, over every transport. */
+  get open(): number {
+    return this.openSubscriptions;
   }
 
   private async authorize(entry: RegisteredChannel, channel: string, connection: Connection): Promise<void> {

@@ -14,6 +14,9 @@ import { PUBSUB_DRIVER_TOKEN, PubSubDriver } from "./pubsub-driver";
 import { RedisPresenceStore } from "./redis-presence-store";
 import { RedisPubSub } from "./redis-pubsub";
 
+/** No semantic convention counts a pub/sub server's subscribers. */
+export const METRIC_CHANNEL_SUBSCRIPTIONS = "herald.channel.subscriptions";
+
 /**
  * Sets up channels in every run mode (a CLI command or a task publishes too): the pub/sub
  * driver (Redis when REDIS_URL is set, else in-process, unless a test or an app registered its
@@ -79,6 +82,10 @@ export class ChannelsInitializer implements Initializer {
 
   start(): void {
     this.presence.start();
+    const subscriptions = this.subscriptions;
+    this.server.metrics.meter
+      ?.createObservableUpDownCounter(METRIC_CHANNEL_SUBSCRIPTIONS, { unit: "{subscription}", description: "Open channel subscriptions, over every transport" })
+      .addCallback((result) => result.observe(subscriptions.open));
   }
 
   async stop(): Promise<void> {

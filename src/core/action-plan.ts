@@ -1,3 +1,4 @@
+import type { Attributes } from "@opentelemetry/api";
 import type { Logger } from "./logger";
 import type { ActionMiddleware } from "./middleware";
 import type { RegisteredAction } from "./registry";
@@ -16,6 +17,8 @@ export interface ActionPlan {
    * serializes a child's bindings once, instead of both fields on every line.
    */
   requestLoggers: Map<string, Logger>;
+  /** The call-duration metric's attributes by transport (and error type), made on first use (see CallMetrics). */
+  callAttributes?: Map<string, Attributes>;
   /** Its full declared error set, made on the first error of an action that declares `errors` (see RequestLog). */
   declared?: ReadonlySet<string>;
 }

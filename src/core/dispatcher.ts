@@ -1,8 +1,10 @@
+import type { Meter } from "@opentelemetry/api";
 import { ActionPlans } from "./action-plan";
 import type { ActionResult, Answer } from "./action-result";
 import { allowsTransport } from "./action-transports";
 import { timeoutError, withinDeadline } from "./call-deadline";
 import { CallFailures } from "./call-failures";
+import type { CallMetrics } from "./call-metrics";
 import type { CallOutcome, ParamsRecord, SuspendedChain } from "./call-outcome";
 import { isClientGone } from "./client-gone";
 import type { Connection } from "./connection";
@@ -42,6 +44,8 @@ export interface DispatcherOptions {
   concurrentCalls?: ConcurrentCallLimits;
   /** Whether a response is checked against its action's `outputs` (`CHECK_OUTPUTS`); not when absent. */
   checkOutputs?: boolean;
+  /** Records each call's duration (`rpc.server.call.duration`); nothing is recorded when absent. */
+  meter?: Meter;
 }
 
 export interface DispatchOptions {
@@ -73,6 +77,12 @@ function linkedController(signal: AbortSignal | undefined): AbortController {
   if (signal?.aborted) controller.abort(signal.reason);
   else signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
   return controller;
+}
+
+/** Required only with metrics on, which load the semantic conventions. */
+function callMetrics(meter: Meter, plans: ActionPlans): CallMetrics {
+  const { CallMetrics } = require("./call-metrics") as typeof import("./call-metrics");
+  return new CallMetrics(meter, plans);
 }
 
 function notFound(actionName: string): TypedError {
@@ -115,6 +125,7 @@ export class Dispatcher {
       actionTimeout: options.actionTimeout,
       checkDeclared: options.checkOutputs ?? false,
       ...(options.logParams ? { logParams: options.logParams } : {}),
+      ...(options.meter ? { calls: callMetrics(options.meter, this.plans) } : {}),
     });
   }
 

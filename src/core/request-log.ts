@@ -1,4 +1,5 @@
 import type { ActionPlans } from "./action-plan";
+import type { CallMetrics } from "./call-metrics";
 import type { Connection } from "./connection";
 import { declaredErrors } from "./declared-errors";
 import { ErrorType, type TypedError } from "./errors";
@@ -28,6 +29,8 @@ export interface RequestLogOptions {
   checkDeclared?: boolean;
   /** The deadline of an action without its own `timeout`. */
   actionTimeout: number;
+  /** Where each call's duration is recorded; nowhere when metrics are off. */
+  calls?: CallMetrics;
 }
 
 /** The request log: one line per call, written once the caller's answer is known. */
@@ -39,6 +42,7 @@ export class RequestLog {
 
   write(registered: RegisteredAction | undefined, params: unknown, validated: boolean, connection: Connection, result: LoggedCall): void {
     const { logger } = this.options;
+    this.options.calls?.record(registered, connection.type, result);
     if (result.error && registered?.action.errors && this.options.checkDeclared) this.checkDeclared(registered, result.error);
     const failed = result.status >= 500;
     if (!isLevelOn(logger, failed ? "error" : "info")) return;

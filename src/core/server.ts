@@ -17,6 +17,8 @@ import { createLogger, Logger, LOGGER_TOKEN } from "./logger";
 import { globalMiddlewareClasses, warnUnusedMiddleware } from "./middleware-folder";
 import { ActionRegistry } from "./registry";
 import { HealthRegistry } from "./health";
+import { Metrics } from "./metrics";
+import { readMetricsSettings } from "./metrics-settings";
 import type { HttpMount } from "./ports/http-mount";
 import type { Server as NodeHttpServer } from "node:http";
 import type { ActionDefinition } from "./action";
@@ -64,6 +66,8 @@ export class HeraldServer {
   readonly health = new HealthRegistry();
   /** How every answer is encoded and every error shown, in this environment: the dispatcher's, and the transports' own refusals. */
   codec!: ResponseCodec;
+  /** This server's meter and `/metrics`; its meter is undefined when metrics are off. */
+  metrics!: Metrics;
   /** Who sent a network request, by the one rule every transport with a network peer uses (`HTTP_TRUST_PROXY`). */
   callerAddress!: CallerAddress;
   private state: ServerState = "new";
@@ -105,6 +109,7 @@ export class HeraldServer {
       });
     }
     this.app = loadAppConfig(appDir);
+    this.metrics = new Metrics(readMetricsSettings(this.config), { production: this.config.production, runMode: this.runMode, logger: this.logger });
 
     this.container.register(HeraldServer, { useValue: this });
     this.container.register(HeraldConfig, { useValue: this.config });
@@ -148,6 +153,7 @@ export class HeraldServer {
       failureBehind: (error) => this.health.failureBehind(error),
       concurrentCalls: readConcurrentCallLimits(this.config),
       checkOutputs: this.config.checkOutputs,
+      ...(this.metrics.meter ? { meter: this.metrics.meter } : {}),
     });
     this.container.register(Dispatcher, { useValue: this.dispatcher });
 
@@ -206,6 +212,7 @@ export class HeraldServer {
     if (this.state === "new" || this.state === "stopping" || this.state === "stopped") return;
     this.state = "stopping";
     const failures = await this.stopActive();
+    await this.stopMetrics(failures);
     this.state = "stopped";
     this.logger.info({ runMode: this.runMode }, "server stopped");
     if (failures.length) {
@@ -235,9 +242,19 @@ export class HeraldServer {
     return failures;
   }
 
+  /** Last, once nothing records any more: the final OTLP export goes out. */
+  private async stopMetrics(failures: unknown[]): Promise<void> {
+    try {
+      await this.metrics?.shutdown();
+    } catch (error) {
+      failures.push(error);
+      this.logger.error({ err: error }, "metrics failed to stop");
+    }
+  }
+
   /** After a failed boot or start, releases what the initializers that did succeed hold. */
   private async unwind(): Promise<void> {
-    await this.stopActive();
+    await this.stopMetrics(await this.stopActive());
     this.state = "stopped";
   }
 

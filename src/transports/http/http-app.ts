@@ -13,17 +13,29 @@ import { corsFor, corsForActions } from "./cors";
 import { crossSiteCheck } from "./cross-site";
 import { errorHandler, type FailureOptions, notFound } from "./error-handler";
 import { handlerSequence } from "./handler-sequence";
+import type { HttpMetrics } from "./http-metrics";
 import { COMPRESSION_THRESHOLD } from "./json-body";
+import { metricsEndpoint } from "./metrics-endpoint";
 import { serveMounts } from "./mounts";
 import { ParseQueue } from "./parse-queue";
 import { requestOrigin } from "./request-origin";
 import { type RequestStart, requestStart } from "./request-start";
 import type { RequestTracker } from "./request-tracker";
 import { compileRoutes } from "./route-table";
+import { routeTemplate } from "./route-template";
 import type { HttpSettings } from "./settings";
+import type { SiteRootHandler } from "./site-root";
 import { staticFiles } from "./static-files";
 
 export type HttpRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The web transport's metrics, when they are on: their module loads the semantic conventions. */
+function httpMetricsOf(server: HeraldServer): HttpMetrics | undefined {
+  const { meter } = server.metrics;
+  if (!meter) return undefined;
+  const { HttpMetrics } = require("./http-metrics") as typeof import("./http-metrics");
+  return new HttpMetrics(meter, () => server.httpServer);
+}
 
 function startEveryRequest(start: RequestStart): RequestHandler {
   return (req, res, next) => {
@@ -57,10 +69,12 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   const starts = requestStart(tracker, origin, server.codec);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
   const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
-  const routes = compileRoutes<ActionTarget>(settings.apiPrefix, webActions, (entry) => ({
-    entry,
-    call: actionHandler(entry, { server, bodyLimits, tracker, origin }),
-  }));
+  const metrics = httpMetricsOf(server);
+  const routes = compileRoutes<ActionTarget>(settings.apiPrefix, webActions, (entry) => {
+    const call = actionHandler(entry, { server, bodyLimits, tracker, origin });
+    return { entry, call: metrics ? metrics.routed(call, routeTemplate(settings.apiPrefix, entry)) : call };
+  });
+  const siteRoot: SiteRootHandler[] = [metricsEndpoint(server)];
 
   const app: Express = express();
   app.disable("x-powered-by");
@@ -84,6 +98,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   const cors = settings.corsOrigins.length > 0 ? corsForActions(settings.corsOrigins) : undefined;
   const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure });
   return (req, res) => {
+    for (const handler of siteRoot) if (handler(req, res)) return;
+    metrics?.begin(req, res);
     if (!answered(req, res)) app(req, res);
   };
 }

@@ -10,8 +10,14 @@ import type { ConnectionAuth } from "../../core/connection";
  */
 export class ListenStreamsPerCaller {
   private readonly open = new Map<string, number>();
+  private streams = 0;
 
   constructor(readonly bound: number) {}
+
+  /** The listen streams open, whoever holds them. */
+  get total(): number {
+    return this.streams;
+  }
 
   /** The keys a listen stream counts under. */
   static keysOf(remoteAddress: string | undefined, auth: ConnectionAuth | undefined): string[] {
@@ -27,10 +33,12 @@ export class ListenStreamsPerCaller {
   take(keys: readonly string[]): (() => void) | undefined {
     if (keys.some((key) => (this.open.get(key) ?? 0) >= this.bound)) return undefined;
     for (const key of keys) this.open.set(key, (this.open.get(key) ?? 0) + 1);
+    this.streams++;
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
+      this.streams--;
       for (const key of keys) {
         const left = this.open.get(key)! - 1;
         if (left > 0) this.open.set(key, left);

@@ -13,6 +13,9 @@ import type { StreamableHttpEndpoint } from "./streamable-http";
 
 const PROTECTED_RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
 
+/** The MCP conventions measure operations and sessions, not the streams a server holds open. */
+export const METRIC_MCP_LISTEN_STREAMS = "herald.mcp.listen_streams";
+
 /** Serves the app's actions over MCP's Streamable HTTP transport on the web server. */
 @injectable()
 export class McpInitializer implements Initializer {
@@ -32,6 +35,9 @@ export class McpInitializer implements Initializer {
     if (settings.requestStateKey === undefined && this.herald.config.production) {
       this.herald.logger.warn("mcp: MCP_REQUEST_STATE_KEY is unset, so no MCP call can ask its caller for input (connection.ask refuses with 422)");
     }
+    this.herald.metrics.meter
+      ?.createObservableUpDownCounter(METRIC_MCP_LISTEN_STREAMS, { unit: "{stream}", description: "Open MCP subscriptions/listen streams" })
+      .addCallback((result) => result.observe(this.endpoint?.openListenStreams ?? 0));
     const { container } = this.herald;
     if (!settings.oauth && container.isRegistered(LOCAL_AUTHORIZATION_SERVER, true)) {
       const local = container.resolve(LOCAL_AUTHORIZATION_SERVER);

@@ -212,6 +212,11 @@ export class StreamableHttpEndpoint {
     return new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   }
 
+  /** The `subscriptions/listen` streams open. */
+  get openListenStreams(): number {
+    return this.listenStreams.total;
+  }
+
   close(): Promise<void> {
     return this.handler.close();
   }

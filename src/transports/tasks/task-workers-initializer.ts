@@ -31,7 +31,9 @@ export class TaskWorkersInitializer implements Initializer {
     const queues = settings.queues ?? this.runtime.queues();
     if (!queues.length && !recurring.length) return;
     const driver = await this.runtime.driver();
-    const run = jobRunner(this.server);
+    const { meter } = this.server.metrics;
+    // Required only with metrics on, which load the messaging conventions.
+    const run = meter ? (require("./job-metrics") as typeof import("./job-metrics")).measuredJobs(meter, jobRunner(this.server)) : jobRunner(this.server);
     this.working = true;
     for (const queue of queues) {
       await driver.process(queue, queueConcurrency(queue, settings, this.server.config), run);

@@ -38,6 +38,11 @@ export class TasksInitializer implements Initializer {
     }
     if (!this.runtime.queues().length) return;
     this.server.health.register("queue", async () => (await this.runtime.driver()).ping());
+    const { meter } = this.server.metrics;
+    if (meter) {
+      const { observeQueueDepth } = require("./job-metrics") as typeof import("./job-metrics");
+      observeQueueDepth(meter, this.runtime.settings.queues ?? this.runtime.queues(), () => this.runtime.driver());
+    }
     if (this.runtime.runsWorkers) await warnWithoutPersistence(await this.runtime.driver(), this.server.logger);
   }
 

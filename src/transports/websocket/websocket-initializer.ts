@@ -20,6 +20,9 @@ import { SocketClient } from "./socket-client";
 import { refuseUpgrade } from "./upgrade-refusal";
 import { shuttingDown } from "../../core/shutting-down";
 
+/** No semantic convention counts a WebSocket server's connections. */
+export const METRIC_WEBSOCKET_OPEN_CONNECTIONS = "herald.websocket.open_connections";
+
 /**
  * The WebSocket transport: upgrades at WS_PATH on the web server's port, after an Origin check,
  * with the session of the HTTP session cookie, and serves each socket as a SocketClient.
@@ -62,6 +65,9 @@ export class WebSocketInitializer implements Initializer {
       throw new TypedError({ message: "The WebSocket transport needs the web server, which is not listening", type: ErrorType.SERVER_START });
     }
     this.closing = false;
+    this.server.metrics.meter
+      ?.createObservableUpDownCounter(METRIC_WEBSOCKET_OPEN_CONNECTIONS, { unit: "{connection}", description: "Open WebSocket connections" })
+      .addCallback((result) => result.observe(this.clients.size));
     const { container } = this.server;
     this.channels = container.resolve(ChannelSubscriptions);
     // Sessions are optional: an app may run without the sessions initializer's SessionManager.

@@ -1,0 +1,16 @@
+declare module "parse-prometheus-text-format" {
+  interface Sample {
+    labels?: Record<string, string>;
+    value?: string;
+    count?: string;
+    sum?: string;
+    buckets?: Record<string, string>;
+  }
+  interface MetricFamily {
+    name: string;
+    help: string;
+    type: "COUNTER" | "GAUGE" | "HISTOGRAM" | "SUMMARY" | "UNTYPED";
+    metrics: Sample[];
+  }
+  export default function parsePrometheusTextFormat(text: string): MetricFamily[];
+}
