@@ -17,6 +17,14 @@ const EVENT_LOOP_RESOLUTION_MS = 20;
 const NS_PER_SECOND = 1e9;
 
 /**
+ * Node's histogram records each whole interval between its timer's runs, the resolution
+ * included: an idle loop would read 20 ms. The delay is what the loop added to it.
+ */
+export function delayOf(intervalNs: number, resolutionMs = EVENT_LOOP_RESOLUTION_MS): number {
+  return Math.max(0, intervalNs / NS_PER_SECOND - resolutionMs / 1000);
+}
+
+/**
  * The process's event-loop delay (since the previous collection) and V8 heap, read at collection
  * time (v8js.memory.heap.limit is each space's allocated size, as the convention reads it). Returns what stops the event-loop sampling.
  */
@@ -35,11 +43,11 @@ export function observeRuntime(meter: Meter): () => void {
   const readDelays = (result: BatchObservableResult) => {
     // Without a sample yet the histogram reads NaN and its minimum as a huge number: nothing to say.
     if (delay.count === 0) return;
-    result.observe(gauges.p50, delay.percentile(50) / NS_PER_SECOND);
-    result.observe(gauges.p90, delay.percentile(90) / NS_PER_SECOND);
-    result.observe(gauges.p99, delay.percentile(99) / NS_PER_SECOND);
-    result.observe(gauges.max, delay.max / NS_PER_SECOND);
-    result.observe(gauges.mean, delay.mean / NS_PER_SECOND);
+    result.observe(gauges.p50, delayOf(delay.percentile(50)));
+    result.observe(gauges.p90, delayOf(delay.percentile(90)));
+    result.observe(gauges.p99, delayOf(delay.percentile(99)));
+    result.observe(gauges.max, delayOf(delay.max));
+    result.observe(gauges.mean, delayOf(delay.mean));
     delay.reset();
   };
   meter.addBatchObservableCallback(readDelays, delays);
