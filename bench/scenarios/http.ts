@@ -16,19 +16,22 @@ const BASELINES: ServerSubject[] = [
 ];
 
 /**
- * Herald as users run it (tracing off, /metrics on), Herald with the OpenTelemetry SDK on and
- * exporting every span (OTLP over http/protobuf to a receiver that keeps nothing), and, with
- * `--herald-before=<dir>`, the build of another checkout.
+ * Herald as users run it (in production without a metrics credential: tracing off, nothing
+ * recorded), Herald observed (the OpenTelemetry SDK on, every span exported over OTLP
+ * http/protobuf to a receiver that keeps nothing, and /metrics recording behind its token), and,
+ * with `--herald-before=<dir>`, the build of another checkout.
  */
 function heraldSubjects(sinkPort: number): ServerSubject[] {
   const traced = {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}`,
     OTEL_TRACES_SAMPLER: "always_on",
     OTEL_SERVICE_NAME: "herald-bench",
+    // Metrics are recorded too; OTLP gets them only every minute, far apart from the rounds' load.
+    METRICS_TOKEN: "bench-only-metrics-token-0123456789",
   };
   return [
     { subject: "herald", label: "Herald", spec: (port) => heraldSpec("Herald", { env: { PORT: String(port) } }) },
-    { subject: "herald-traced", label: "Herald, tracing on", spec: (port) => heraldSpec("Herald, tracing on", { env: { PORT: String(port), ...traced } }) },
+    { subject: "herald-traced", label: "Herald, traced and metered", spec: (port) => heraldSpec("Herald, traced and metered", { env: { PORT: String(port), ...traced } }) },
     ...(otherBuild.root
       ? [{ subject: "herald-before", label: "Herald, --herald-before build", spec: (port: number) => heraldSpec("Herald (before)", { root: otherBuild.root, env: { PORT: String(port) } }) }]
       : []),
