@@ -17,6 +17,7 @@ import { createLogger, Logger, LOGGER_TOKEN } from "./logger";
 import { globalMiddlewareClasses, warnUnusedMiddleware } from "./middleware-folder";
 import { ActionRegistry } from "./registry";
 import { HealthRegistry } from "./health";
+import { isTracing } from "./tracing";
 import type { HttpMount } from "./ports/http-mount";
 import type { Server as NodeHttpServer } from "node:http";
 import type { ActionDefinition } from "./action";
@@ -97,6 +98,7 @@ export class HeraldServer {
       format: this.config.logFormat,
       name: this.config.name,
       destination: this.options.logDestination ?? defaultDestination,
+      traceIds: isTracing(),
     });
     if (!appDir) {
       throw new TypedError({

@@ -60,6 +60,7 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   const routes = compileRoutes<ActionTarget>(settings.apiPrefix, webActions, (entry) => ({
     entry,
     call: actionHandler(entry, { server, bodyLimits, tracker, origin }),
+    route: `${settings.apiPrefix}${String(entry.action.web!.route)}`,
   }));
 
   const app: Express = express();
