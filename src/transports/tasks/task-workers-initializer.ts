@@ -4,6 +4,7 @@ import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { parseParams } from "../../core/validation";
 import { jobRunner } from "./job-runner";
+import { messagingSystem } from "./job-spans";
 import { RecurringScheduler, RecurringTask } from "./recurring-scheduler";
 import { TaskRuntime, WORKER_RUN_MODES } from "./runtime";
 import { queueConcurrency } from "./settings";
@@ -31,7 +32,7 @@ export class TaskWorkersInitializer implements Initializer {
     const queues = settings.queues ?? this.runtime.queues();
     if (!queues.length && !recurring.length) return;
     const driver = await this.runtime.driver();
-    const run = jobRunner(this.server);
+    const run = jobRunner(this.server, messagingSystem(driver.kind));
     this.working = true;
     for (const queue of queues) {
       await driver.process(queue, queueConcurrency(queue, settings, this.server.config), run);
