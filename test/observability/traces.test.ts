@@ -2,11 +2,11 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace";
-import { TaskService } from "herald";
-import { serverUrl, testServer, useTestServer, waitFor } from "herald/testing";
+import { serverUrl, useTestServer } from "herald/testing";
 import { jsonLogs } from "../support/json-logs";
 import { TestSocket } from "../transports/websocket/support/test-socket";
-import { parentOf, remoteParent, SpanKind, spansWhere, useInMemoryTracing } from "./support/in-memory-tracing";
+import { parentOf, remoteParent, SpanKind, useInMemoryTracing } from "./support/in-memory-tracing";
+import { getUserOf, oneSpan, taskTraces } from "./support/task-traces";
 
 /**
  * With a tracer provider registered before the server boots, every transport's calls make spans
@@ -20,18 +20,8 @@ beforeEach(() => exporter.reset());
 
 const named = (name: string) => (span: ReadableSpan) => span.name === name;
 
-async function one(match: (span: ReadableSpan) => boolean): Promise<ReadableSpan> {
-  await waitFor(() => spansWhere(exporter, match).length > 0);
-  const found = spansWhere(exporter, match);
-  expect(found).toHaveLength(1);
-  return found[0]!;
-}
-
-async function getUser(id: string, query: string, headers: Record<string, string> = {}): Promise<{ traceId: string | null; queued: string | null }> {
-  const response = await fetch(`${serverUrl()}/api/users/${id}${query}`, { headers });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { traceId: string | null; queued: string | null };
-}
+const one = (match: (span: ReadableSpan) => boolean) => oneSpan(exporter, match);
+const getUser = getUserOf(serverUrl);
 
 describe("HTTP", () => {
   test("a request's server span continues the caller's traceparent, and the action's span is its child", async () => {
@@ -76,57 +66,7 @@ describe("HTTP", () => {
   });
 });
 
-describe("tasks (in process)", () => {
-  test("an enqueued job's run is the child of its send span, the child of the call that queued it", async () => {
-    const caller = remoteParent();
-    const answer = await getUser("j1", "?enqueue=one", { traceparent: caller.traceparent });
-    const action = await one(named("traced:user"));
-    const send = await one(named("send traced"));
-    const processed = await one(named("process traced"));
-    const job = await one(named("traced:job"));
-
-    expect(send.kind).toBe(SpanKind.PRODUCER);
-    expect(parentOf(send)).toBe(action.spanContext().spanId);
-    expect(send.attributes).toMatchObject({
-      "messaging.system": "herald",
-      "messaging.destination.name": "traced",
-      "messaging.operation.type": "send",
-      "messaging.message.id": answer.queued,
-    });
-    expect(processed.kind).toBe(SpanKind.CONSUMER);
-    expect(parentOf(processed)).toBe(send.spanContext().spanId);
-    expect(processed.spanContext().traceId).toBe(caller.traceId);
-    expect(processed.attributes).toMatchObject({ "messaging.operation.type": "process", "messaging.message.id": answer.queued });
-    expect(parentOf(job)).toBe(processed.spanContext().spanId);
-    expect(job.attributes["herald.transport"]).toBe("task");
-
-    // The stored context is not among the job's params, which are strict.
-    const info = await testServer().container.resolve(TaskService).getJob("traced", answer.queued!);
-    expect(info).toMatchObject({ status: "succeeded", params: { id: "j1" }, result: { keys: ["id"], traceId: caller.traceId } });
-  });
-
-  test("each child of a fan-out runs as a child of the fan-out's send span", async () => {
-    await getUser("f", "?enqueue=fan");
-    const send = await one(named("send traced"));
-    expect(send.attributes["messaging.batch.message_count"]).toBe(2);
-    await waitFor(() => spansWhere(exporter, named("process traced")).length === 2);
-    for (const processed of spansWhere(exporter, named("process traced"))) {
-      expect(parentOf(processed)).toBe(send.spanContext().spanId);
-      expect(processed.spanContext().traceId).toBe(send.spanContext().traceId);
-    }
-  });
-
-  test("a retried job's every attempt has the same parent", async () => {
-    await getUser("r1", "?enqueue=flaky");
-    const send = await one(named("send traced"));
-    await waitFor(() => spansWhere(exporter, named("process traced")).length === 2);
-    const attempts = spansWhere(exporter, named("process traced"));
-    expect(attempts.map((span) => span.attributes["herald.job.attempt"]).sort()).toEqual([1, 2]);
-    for (const attempt of attempts) expect(parentOf(attempt)).toBe(send.spanContext().spanId);
-    const failed = attempts.find((span) => span.attributes["herald.job.attempt"] === 1)!;
-    expect(failed.attributes["error.type"]).toBe("CONNECTION_ACTION_RUN");
-  });
-});
+describe("tasks (in process)", () => taskTraces(exporter, "herald", getUser));
 
 describe("WebSocket", () => {
   test("an action message's traceparent is continued by its call's span", async () => {
