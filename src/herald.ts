@@ -49,8 +49,10 @@ export const BUILTIN_ACTIONS: (new (...args: any[]) => ActionDefinition)[] = [St
  * docs/observability.md): the server's logger then carries trace ids from its first line.
  */
 function startTraces(options: Pick<ServerOptions, "appDir" | "env">): void {
-  const appDir = options.appDir ?? findAppDir();
-  startTracesSdk(resolveEnvironment(options.env ?? process.env).NAME ?? (appDir ? appManifest(appDir).name : undefined));
+  startTracesSdk(() => {
+    const appDir = options.appDir ?? findAppDir();
+    return resolveEnvironment(options.env ?? process.env).NAME ?? (appDir ? appManifest(appDir).name : undefined);
+  });
 }
 
 /** A server with every framework transport, for the given app. */

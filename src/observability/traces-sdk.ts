@@ -33,10 +33,10 @@ let holders = 0;
  * resource. It starts no metric reader and no log processor: metrics are Herald's own
  * MeterProvider, and logs stay pino's.
  */
-export function startTracesSdk(appName: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+export function startTracesSdk(appName: () => string | undefined, env: NodeJS.ProcessEnv = process.env): void {
   if (started || !tracesExportConfigured(env) || isTracing()) return;
   const { NodeSDK } = require("@opentelemetry/sdk-node") as typeof import("@opentelemetry/sdk-node");
-  const serviceName = defaultServiceName(env, appName);
+  const serviceName = defaultServiceName(env, appName());
   const sdk = new NodeSDK({
     ...(serviceName ? { serviceName } : {}),
     metricReaders: [],
