@@ -15,6 +15,11 @@ import { AuthorizationServerInitializer } from "./auth/auth-initializer";
 import { CliSocketInitializer } from "./transports/cli/cli-socket-initializer";
 import { MetricsPortInitializer } from "./transports/http/metrics-port-initializer";
 import { DatabasePoolMetricsInitializer } from "./schema/database-pool-metrics";
+import { TracesInitializer } from "./observability/traces-initializer";
+import { startTracesSdk } from "./observability/traces-sdk";
+import { findAppDir } from "./core/app-config";
+import { appManifest } from "./core/app-manifest";
+import { resolveEnvironment } from "./core/config";
 
 /**
  * The framework initializers every app gets, one per transport. Transports register here and
@@ -23,6 +28,8 @@ import { DatabasePoolMetricsInitializer } from "./schema/database-pool-metrics";
  * each other.
  */
 export const BUILTIN_INITIALIZERS: InitializerClass[] = [
+  // First, so it stops last, once every call's span has ended.
+  TracesInitializer,
   ChannelsInitializer,
   SessionsInitializer,
   TasksInitializer,
@@ -41,8 +48,20 @@ export const BUILTIN_INITIALIZERS: InitializerClass[] = [
 /** Actions every app serves, such as `status`. */
 export const BUILTIN_ACTIONS: (new (...args: any[]) => ActionDefinition)[] = [StatusAction];
 
+/**
+ * Starts exporting traces before anything else, when the environment asks for it (see
+ * docs/observability.md): the server's logger then carries trace ids from its first line.
+ */
+function startTraces(options: Pick<ServerOptions, "appDir" | "env">): void {
+  startTracesSdk(() => {
+    const appDir = options.appDir ?? findAppDir();
+    return resolveEnvironment(options.env ?? process.env).NAME ?? (appDir ? appManifest(appDir).name : undefined);
+  });
+}
+
 /** A server with every framework transport, for the given app. */
 export function createHerald(options: Omit<ServerOptions, "builtins" | "builtinActions"> = {}): HeraldServer {
+  startTraces(options);
   return new HeraldServer({ ...options, builtins: BUILTIN_INITIALIZERS, builtinActions: BUILTIN_ACTIONS });
 }
 

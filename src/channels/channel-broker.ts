@@ -1,5 +1,6 @@
 import type { Logger } from "../core/logger";
 import type { PubSubDriver } from "./pubsub-driver";
+import { deliveringTraced, isTracedPayload, untracedPayload } from "./traced-payload";
 
 /** Receives a channel's events as the JSON text clients get (see ChannelEvent). */
 export type ChannelListener = (eventText: string) => void;
@@ -79,9 +80,15 @@ export class ChannelBroker {
   private deliver(channel: string, payload: string): void {
     const state = this.channels.get(channel);
     if (!state) return;
+    if (!isTracedPayload(payload)) return this.deliverTo(state, channel, payload);
+    const { eventText, trace } = untracedPayload(payload);
+    deliveringTraced(channel, trace, () => this.deliverTo(state, channel, eventText));
+  }
+
+  private deliverTo(state: ChannelState, channel: string, eventText: string): void {
     for (const listener of state.listeners) {
       try {
-        listener(payload);
+        listener(eventText);
       } catch (error) {
         this.logger?.error({ err: error, channel }, "channels: a listener failed");
       }

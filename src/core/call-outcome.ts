@@ -1,3 +1,4 @@
+import type { CallSpan } from "./call-span";
 import type { TypedError } from "./errors";
 
 export type ParamsRecord = Record<string, unknown>;
@@ -16,6 +17,8 @@ export interface CallOutcome {
   overrun?: Promise<unknown>;
   /** Set when run returned a stream: where the chain stopped, to unwind once the stream ends. */
   suspended?: SuspendedChain;
+  /** The call's span, when tracing is on; ended with the call's log line. */
+  span?: CallSpan;
 }
 
 /** The middleware a streaming call entered, and what they left for their runAfter. */

@@ -3,6 +3,7 @@ import { ActionPlans } from "./action-plan";
 import type { ActionResult, Answer } from "./action-result";
 import { allowsTransport } from "./action-transports";
 import { timeoutError, withinDeadline } from "./call-deadline";
+import { CallSpan } from "./call-span";
 import { CallFailures } from "./call-failures";
 import type { CallMetrics } from "./call-metrics";
 import type { CallOutcome, ParamsRecord, SuspendedChain } from "./call-outcome";
@@ -23,6 +24,7 @@ import type { RegisteredAction, ActionRegistry } from "./registry";
 import { RequestLog } from "./request-log";
 import { ResponseCodec } from "./response-codec";
 import { isAsyncIterable } from "./streaming";
+import { isTracing } from "./tracing";
 import { parseParams } from "./validation";
 
 export type { ActionResult, Answer } from "./action-result";
@@ -138,6 +140,7 @@ export class Dispatcher {
     const started = performance.now();
     const registered = this.callable(actionName, connection.type);
     const call: CallOutcome = { params: (rawParams ?? {}) as ParamsRecord, validated: undefined, response: undefined, error: undefined };
+    if (isTracing()) call.span = new CallSpan(actionName, connection.type);
 
     if (!registered) {
       call.error = notFound(actionName);
@@ -146,7 +149,10 @@ export class Dispatcher {
       if (!call.error) {
         const controller = dispatchOptions.controller ?? linkedController(dispatchOptions.signal);
         try {
-          await this.runWithinDeadline(registered, rawParams, call, connection, controller);
+          const span = call.span;
+          await (span
+            ? span.within(() => this.runWithinDeadline(registered, rawParams, call, connection, controller))
+            : this.runWithinDeadline(registered, rawParams, call, connection, controller));
         } finally {
           // A chain that outlives its deadline still counts against its caller until it ends.
           if (call.overrun) {
@@ -168,6 +174,7 @@ export class Dispatcher {
       ? { actionName, status: call.error.status, durationMs: performance.now() - started, error: call.error, answer }
       : { actionName, status: 200, durationMs: performance.now() - started, response: call.response, answer };
     this.requestLog.write(registered, call.validated ?? rawParams, call.validated !== undefined, connection, result);
+    call.span?.end(result.status, result.error);
     return result;
   }
 
@@ -299,7 +306,8 @@ export class Dispatcher {
         answeredAtDeadline = true;
         this.logStream(registered, call, connection, started);
       }
-      const chain = closed.then(() => this.chain.run(registered, plan, call, connection, controller.signal, suspended));
+      const unwind = () => this.chain.run(registered, plan, call, connection, controller.signal, suspended);
+      const chain = closed.then(() => (call.span ? call.span.within(unwind) : unwind()));
       unwinding = chain;
       return new Promise((resolve) => {
         answer = resolve;
@@ -323,5 +331,6 @@ export class Dispatcher {
     const durationMs = performance.now() - started;
     const status = error ? error.status : 200;
     this.requestLog.write(registered, call.validated, true, connection, { actionName: registered.name, status, durationMs, error });
+    call.span?.end(status, error);
   }
 }

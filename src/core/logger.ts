@@ -1,5 +1,6 @@
 import pino from "pino";
 import { tokenFor } from "./token-for";
+import { activeTraceIds } from "./trace-ids";
 import pretty from "pino-pretty";
 import { LogFormat, LogLevel } from "./constants";
 import { TurnBatchedDestination } from "./turn-batched-destination";
@@ -27,6 +28,8 @@ export interface LoggerOptions {
   name?: string;
   /** Where lines go: a file descriptor (1 stdout, 2 stderr) or a writable stream. */
   destination?: number | NodeJS.WritableStream;
+  /** Whether lines carry the active span's `trace_id` and `span_id`: only with tracing on, where it costs a lookup a line. */
+  traceIds?: boolean;
 }
 
 export function createLogger(options: LoggerOptions): Logger {
@@ -43,7 +46,10 @@ export function createLogger(options: LoggerOptions): Logger {
       : typeof destination === "number"
         ? new TurnBatchedDestination(pino.destination({ dest: destination, sync: true }))
         : destination;
-  return pino({ level: options.level, ...(options.name ? { name: options.name } : {}) }, stream) as unknown as Logger;
+  return pino(
+    { level: options.level, ...(options.name ? { name: options.name } : {}), ...(options.traceIds ? { mixin: activeTraceIds } : {}) },
+    stream,
+  ) as unknown as Logger;
 }
 
 /** `Logger` as a container token. */

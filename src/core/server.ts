@@ -19,6 +19,7 @@ import { ActionRegistry } from "./registry";
 import { HealthRegistry } from "./health";
 import { Metrics } from "./metrics";
 import { readMetricsSettings } from "./metrics-settings";
+import { isTracing } from "./tracing";
 import type { HttpMount } from "./ports/http-mount";
 import type { Server as NodeHttpServer } from "node:http";
 import type { ActionDefinition } from "./action";
@@ -101,6 +102,7 @@ export class HeraldServer {
       format: this.config.logFormat,
       name: this.config.name,
       destination: this.options.logDestination ?? defaultDestination,
+      traceIds: isTracing(),
     });
     if (!appDir) {
       throw new TypedError({

@@ -64,6 +64,8 @@ test("server: the transports start once the app's initializers are up, and stop 
     "tasks:stop",
     "sessions:stop",
     "channels:stop",
+    // Last, so the spans of the calls made while stopping are flushed.
+    "traces:stop",
   ]);
 });
 
@@ -82,6 +84,8 @@ test("workers: the task workers start after the app's initializers, and stop bef
     "tasks:stop",
     "sessions:stop",
     "channels:stop",
+    // Last, so the spans of the calls made while stopping are flushed.
+    "traces:stop",
   ]);
 });
 
@@ -95,5 +99,7 @@ test.each([RUN_MODE.cli, RUN_MODE.mcp])("%s: what the app's code uses, and no tr
     "tasks:stop",
     "sessions:stop",
     "channels:stop",
+    // Last, so the spans of the calls made while stopping are flushed.
+    "traces:stop",
   ]);
 });

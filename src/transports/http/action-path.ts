@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import type { HttpMount } from "../../core/ports/http-mount";
+import { isTracing } from "../../core/tracing";
 import { type ActionTarget, answerUnrouted } from "./action-router";
 import type { ActionCors } from "./cors";
 import type { CrossSiteCheck } from "./cross-site";
 import { answerFailure, type FailureOptions } from "./error-handler";
+import { HttpServerSpan } from "./http-span";
 import { mountServing } from "./mounts";
 import type { RequestStart } from "./request-start";
 import { requestTarget } from "./request-target";
@@ -30,7 +32,7 @@ export interface ActionPathContext {
  * `OPTIONS` answer (`answerUnrouted`). What throws gets the error answer.
  */
 export function actionPath(context: ActionPathContext): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { routes, mounts, cors, crossSite, start, failure } = context;
+  const { routes, mounts, start, failure } = context;
   return (req, res) => {
     const target = requestTarget(req);
     if (target === undefined) return false;
@@ -39,20 +41,34 @@ export function actionPath(context: ActionPathContext): (req: IncomingMessage, r
     if (path === undefined || (mounts.length > 0 && mountServing(mounts, pathname))) return false;
     const requestId = start(req, res);
     if (requestId === undefined) return true;
+    const span = isTracing() ? new HttpServerSpan(req, res, pathname) : undefined;
     const fail = (thrown: unknown) => answerFailure(thrown || new Error("Rejected promise"), res, { path: pathname, requestId }, failure);
-    try {
-      if (cors?.(req, res)) return true;
-      crossSite(req);
-      const found = routes.find(req.method ?? "", path);
-      if (!found) {
-        answerUnrouted(req, res, path, routes.allowedOn(path));
-        return true;
-      }
-      // Express's "simple" query parser, which mounts' `req.query` still goes through, is this same function.
-      found.target.call(req, res, found.params, parseQuery(target.query), requestId).catch(fail);
-    } catch (thrown) {
-      fail(thrown);
-    }
+    if (span) span.within(() => routeRequest(req, res, context, path, target.query, requestId, fail, span));
+    else routeRequest(req, res, context, path, target.query, requestId, fail, undefined);
     return true;
   };
+}
+
+/** CORS, the cross-site check, then the route's call, or the 404, 405 or `OPTIONS` answer. */
+function routeRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { routes, cors, crossSite }: ActionPathContext,
+  path: string,
+  query: string,
+  requestId: string,
+  fail: (thrown: unknown) => void,
+  span: HttpServerSpan | undefined,
+): void {
+  try {
+    if (cors?.(req, res)) return;
+    crossSite(req);
+    const found = routes.find(req.method ?? "", path);
+    if (!found) return answerUnrouted(req, res, path, routes.allowedOn(path));
+    span?.routed(found.target.route);
+    // Express's "simple" query parser, which mounts' `req.query` still goes through, is this same function.
+    found.target.call(req, res, found.params, parseQuery(query), requestId).catch(fail);
+  } catch (thrown) {
+    fail(thrown);
+  }
 }

@@ -9,6 +9,8 @@ export type ActionCall = (req: IncomingMessage, res: ServerResponse, routeParams
 
 export interface ActionTarget extends RouteTarget {
   readonly call: ActionCall;
+  /** The route's template, the API prefix included (`/api/users/:id`): a trace's `http.route`. */
+  readonly route: string;
 }
 
 /**

@@ -72,7 +72,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   const metrics = httpMetricsOf(server);
   const routes = compileRoutes<ActionTarget>(settings.apiPrefix, webActions, (entry) => {
     const call = actionHandler(entry, { server, bodyLimits, tracker, origin });
-    return { entry, call: metrics ? metrics.routed(call, routeTemplate(settings.apiPrefix, entry)) : call };
+    const route = routeTemplate(settings.apiPrefix, entry);
+    return { entry, call: metrics ? metrics.routed(call, route) : call, route };
   });
   const siteRoot: SiteRootHandler[] = [metricsEndpoint(server)];
 

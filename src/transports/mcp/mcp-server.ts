@@ -20,6 +20,7 @@ import type { McpAsking } from "./asking";
 import { McpCatalog } from "./catalog";
 import { completionsFor } from "./completions";
 import { requestCaller } from "./request-caller";
+import { withinMcpSpan } from "./request-span";
 import { isMcpContent, isPromptBody, isResourceBody, promptResult, resourceResult, toolResult } from "./results";
 
 /** The refusals a sign-in cures. */
@@ -126,11 +127,13 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     },
   );
 
-  mcp.setRequestHandler("tools/list", async () => ({
-    tools: [...catalog.tools.values()].map((entry) => entry.definition),
-  }));
+  mcp.setRequestHandler("tools/list", (_request, ctx) =>
+    withinMcpSpan(ctx, {}, async () => ({
+      tools: [...catalog.tools.values()].map((entry) => entry.definition),
+    })),
+  );
 
-  mcp.setRequestHandler("tools/call", async (request, ctx) => {
+  mcp.setRequestHandler("tools/call", (request, ctx) => withinMcpSpan(ctx, { tool: request.params.name }, async () => {
     const entry = catalog.tools.get(request.params.name);
     if (!entry) throw invalidParams(`Unknown tool "${request.params.name}"`);
     const connection = connectionFor(ctx, asking.connectionInput(ctx, entry.registered.name));
@@ -148,9 +151,9 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
         connection,
       });
     });
-  });
+  }));
 
-  mcp.setRequestHandler("resources/list", async () => ({
+  mcp.setRequestHandler("resources/list", (_request, ctx) => withinMcpSpan(ctx, {}, async () => ({
     resources: [
       ...catalog.resources
         .filter((entry) => entry.uri)
@@ -162,9 +165,9 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
         })),
       ...[...catalog.apps.values()].map((app) => ({ uri: app.uri, name: app.name, mimeType: MCP_APP_MIME_TYPE })),
     ],
-  }));
+  })));
 
-  mcp.setRequestHandler("resources/templates/list", async () => ({
+  mcp.setRequestHandler("resources/templates/list", (_request, ctx) => withinMcpSpan(ctx, {}, async () => ({
     resourceTemplates: catalog.resources
       .filter((entry) => entry.uriTemplate)
       .map((entry) => ({
@@ -173,9 +176,9 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
         mimeType: entry.mimeType,
         ...(entry.registered.action.description ? { description: entry.registered.action.description } : {}),
       })),
-  }));
+  })));
 
-  mcp.setRequestHandler("resources/read", async (request, ctx): Promise<ReadResourceResult | InputRequiredResult> => {
+  mcp.setRequestHandler("resources/read", (request, ctx) => withinMcpSpan(ctx, { uri: request.params.uri }, async (): Promise<ReadResourceResult | InputRequiredResult> => {
     const { uri } = request.params;
     const app = catalog.apps.get(uri);
     if (app) {
@@ -190,7 +193,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     return runFor<ReadResourceResult | InputRequiredResult>(herald, call, (result) => {
       return asking.inputRequired(result, ctx) ?? resourceResult(result.answer, uri, match.entry.mimeType);
     });
-  });
+  }));
 
   // A 2025-era client served statelessly has no stream to receive updates on (docs/mcp.md); a
   // 2026-07-28 client listens with subscriptions/listen, which the SDK's handler answers.
@@ -202,15 +205,15 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
   });
   mcp.setRequestHandler("resources/unsubscribe", async () => ({}));
 
-  mcp.setRequestHandler("prompts/list", async () => ({
+  mcp.setRequestHandler("prompts/list", (_request, ctx) => withinMcpSpan(ctx, {}, async () => ({
     prompts: [...catalog.prompts.values()].map((entry) => ({
       name: entry.name,
       ...(entry.registered.action.description ? { description: entry.registered.action.description } : {}),
       arguments: entry.arguments,
     })),
-  }));
+  })));
 
-  mcp.setRequestHandler("prompts/get", async (request, ctx): Promise<GetPromptResult | InputRequiredResult> => {
+  mcp.setRequestHandler("prompts/get", (request, ctx) => withinMcpSpan(ctx, { prompt: request.params.name }, async (): Promise<GetPromptResult | InputRequiredResult> => {
     const entry = catalog.prompts.get(request.params.name);
     if (!entry) throw invalidParams(`Unknown prompt "${request.params.name}"`);
     const actionName = entry.registered.name;
@@ -219,7 +222,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     return runFor<GetPromptResult | InputRequiredResult>(herald, call, (result) => {
       return asking.inputRequired(result, ctx) ?? promptResult(result.answer, entry.registered.action.description);
     });
-  });
+  }));
 
   mcp.setRequestHandler("completion/complete", async (request) => ({ completion: completionsFor(catalog, request.params) }));
 

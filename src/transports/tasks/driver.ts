@@ -1,5 +1,6 @@
 import type { RedisPersistence } from "./redis-persistence";
 import type { ErrorBody } from "../../core/error-body";
+import type { TraceCarrier } from "../../core/tracing";
 
 /** What a queued job carries: the action to run and its raw (not yet validated) params. */
 export interface JobPayload {
@@ -11,6 +12,8 @@ export interface JobPayload {
   period?: number;
   /** Set by a driver on a job whose id the caller gave, and so claimed for de-duplication. */
   idClaimed?: true;
+  /** The trace context of the `send` span that queued it, when tracing was on: its runs are that span's children. */
+  trace?: TraceCarrier;
 }
 
 export interface Backoff {

@@ -3,7 +3,8 @@ import { Connection } from "../../core/connection";
 import type { TypedError } from "../../core/errors";
 import { isUnencodableResponse } from "../../core/response-encoder";
 import type { HeraldServer } from "../../core/server";
-import type { JobHandler } from "./driver";
+import type { JobHandler, RunningJob } from "./driver";
+import { processingJob } from "./job-spans";
 import { JobFailure } from "./job-failure";
 
 /** What an action run by a worker finds in `connection.state.task`. */
@@ -26,21 +27,24 @@ export function isRetryable(error: TypedError): boolean {
 }
 
 /** Runs each job through the one pipeline, on a `task` connection; an error fails the attempt. */
-export function jobRunner(server: HeraldServer): JobHandler {
-  return async (job) => {
-    const connection = new Connection({ type: CONNECTION_TYPE.task, id: job.id });
-    const state: TaskJobState = {
-      queue: job.queue,
-      jobId: job.id,
-      attempt: job.attempt,
-      ...(job.payload.fanOut ? { fanOut: job.payload.fanOut } : {}),
-      ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
-    };
-    connection.state.task = state;
-    const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
-    if (answer.kind === "json") return JSON.parse(answer.text) as unknown;
-    if (answer.kind === "error") throw new JobFailure(answer.body.error, isRetryable(answer.error) && !isUnencodableResponse(answer.error));
-    // A worker frames nothing and tasks do not stream (task-workers-initializer.ts refuses them at boot).
-    throw new Error(`${job.payload.action}: a ${answer.kind} answer cannot be a job's result`);
+export function jobRunner(server: HeraldServer, messagingSystem: string): JobHandler {
+  return (job) => processingJob(job, messagingSystem, () => runJob(server, job));
+}
+
+/** One attempt of a job: the call's answer is its result, its error the attempt's failure. */
+async function runJob(server: HeraldServer, job: RunningJob): Promise<unknown> {
+  const connection = new Connection({ type: CONNECTION_TYPE.task, id: job.id });
+  const state: TaskJobState = {
+    queue: job.queue,
+    jobId: job.id,
+    attempt: job.attempt,
+    ...(job.payload.fanOut ? { fanOut: job.payload.fanOut } : {}),
+    ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
   };
+  connection.state.task = state;
+  const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
+  if (answer.kind === "json") return JSON.parse(answer.text) as unknown;
+  if (answer.kind === "error") throw new JobFailure(answer.body.error, isRetryable(answer.error) && !isUnencodableResponse(answer.error));
+  // A worker frames nothing and tasks do not stream (task-workers-initializer.ts refuses them at boot).
+  throw new Error(`${job.payload.action}: a ${answer.kind} answer cannot be a job's result`);
 }

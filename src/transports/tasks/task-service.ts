@@ -6,6 +6,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import { redactSecrets } from "../../core/secret";
 import type { Backoff, FanOutProgress, JobInfo, NewJob, QueueStats } from "./driver";
+import { messagingSystem, sendingJobs } from "./job-spans";
 import { TaskRuntime } from "./runtime";
 
 export interface EnqueueOptions {
@@ -41,9 +42,12 @@ export class TaskService implements TaskOperations {
     await this.validate(registered, params);
     const { action } = registered;
     const driver = await this.openForJobs();
-    const [id] = await driver.enqueue(action.task!.queue, [
-      { payload: { action: action.name, params: asJson(params) }, ...this.jobOptions(options) },
-    ]);
+    const queue = action.task!.queue;
+    const payload = { action: action.name, params: asJson(params) };
+    const jobOptions = this.jobOptions(options);
+    const [id] = await sendingJobs(queue, messagingSystem(driver.kind), 1, (trace) =>
+      driver.enqueue(queue, [{ payload: trace ? { ...payload, trace } : payload, ...jobOptions }]),
+    );
     return id!;
   }
 
@@ -67,15 +71,19 @@ export class TaskService implements TaskOperations {
     await driver.createFanOut({ id, action: action.name, queue, total: paramsList.length, createdAt: Date.now() });
     const jobOptions = this.jobOptions(options);
     const batch = this.runtime.settings.fanOutBatch;
-    for (let start = 0; start < paramsList.length; start += batch) {
-      const jobs: NewJob[] = paramsList.slice(start, start + batch).map((params, offset) => ({
-        ...jobOptions,
-        payload: { action: action.name, params: asJson(params), fanOut: { id, index: start + offset } },
-        // Child ids derive from the fan-out id, so an idempotent fan-out de-duplicates its children.
-        ...(options.id !== undefined ? { jobId: `${id}:${start + offset}` } : {}),
-      }));
-      await driver.enqueue(queue, jobs);
-    }
+    await sendingJobs(queue, messagingSystem(driver.kind), paramsList.length, async (trace) => {
+      const ids: string[] = [];
+      for (let start = 0; start < paramsList.length; start += batch) {
+        const jobs: NewJob[] = paramsList.slice(start, start + batch).map((params, offset) => ({
+          ...jobOptions,
+          payload: { action: action.name, params: asJson(params), fanOut: { id, index: start + offset }, ...(trace ? { trace } : {}) },
+          // Child ids derive from the fan-out id, so an idempotent fan-out de-duplicates its children.
+          ...(options.id !== undefined ? { jobId: `${id}:${start + offset}` } : {}),
+        }));
+        ids.push(...(await driver.enqueue(queue, jobs)));
+      }
+      return ids;
+    });
     return id;
   }
 

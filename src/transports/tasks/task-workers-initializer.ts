@@ -4,6 +4,7 @@ import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { parseParams } from "../../core/validation";
 import { jobRunner } from "./job-runner";
+import { messagingSystem } from "./job-spans";
 import { RecurringScheduler, RecurringTask } from "./recurring-scheduler";
 import { TaskRuntime, WORKER_RUN_MODES } from "./runtime";
 import { queueConcurrency } from "./settings";
@@ -32,8 +33,9 @@ export class TaskWorkersInitializer implements Initializer {
     if (!queues.length && !recurring.length) return;
     const driver = await this.runtime.driver();
     const { meter } = this.server.metrics;
+    const runner = jobRunner(this.server, messagingSystem(driver.kind));
     // Required only with metrics on, which load the messaging conventions.
-    const run = meter ? (require("./job-metrics") as typeof import("./job-metrics")).measuredJobs(meter, jobRunner(this.server)) : jobRunner(this.server);
+    const run = meter ? (require("./job-metrics") as typeof import("./job-metrics")).measuredJobs(meter, runner) : runner;
     this.working = true;
     for (const queue of queues) {
       await driver.process(queue, queueConcurrency(queue, settings, this.server.config), run);

@@ -1,10 +1,11 @@
 import { ErrorType, TypedError } from "../../core/errors";
+import type { TraceCarrier } from "../../core/tracing";
 
 /** The client's correlation id, echoed in the reply. */
 export type MessageId = string | number;
 
 export type ClientMessage =
-  | { messageType: "action"; messageId: MessageId; action: string; params: Record<string, unknown> }
+  | { messageType: "action"; messageId: MessageId; action: string; params: Record<string, unknown>; trace?: TraceCarrier }
   | { messageType: "subscribe"; messageId: MessageId; channel: unknown }
   | { messageType: "unsubscribe"; messageId: MessageId; channel: unknown };
 
@@ -61,5 +62,13 @@ export function parseClientMessage(text: string): { message: ClientMessage } | R
     return reject(messageId, "action (the action's name) is required", ErrorType.CONNECTION_ACTION_PARAM_REQUIRED, "action");
   }
   if (!isRecord(params)) return reject(messageId, "params must be a JSON object", ErrorType.CONNECTION_ACTION_PARAM_FORMATTING, "params");
-  return { message: { messageType, messageId, action, params } };
+  const trace = traceOf(parsed);
+  return { message: { messageType, messageId, action, params, ...(trace ? { trace } : {}) } };
+}
+
+/** The W3C trace context an action message carries (`traceparent`, and `tracestate` with it), continued by the call's span. */
+function traceOf(parsed: Record<string, unknown>): TraceCarrier | undefined {
+  const { traceparent, tracestate } = parsed;
+  if (typeof traceparent !== "string") return undefined;
+  return typeof tracestate === "string" ? { traceparent, tracestate } : { traceparent };
 }

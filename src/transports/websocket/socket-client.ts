@@ -1,4 +1,6 @@
 import WebSocket, { RawData } from "ws";
+import { context } from "@opentelemetry/api";
+import { continuedContext, isTracing } from "../../core/tracing";
 import type { Connection } from "../../core/connection";
 import type { Answer } from "../../core/action-result";
 import type { Dispatcher } from "../../core/dispatcher";
@@ -168,7 +170,13 @@ export class SocketClient {
   }
 
   private handle(message: ClientMessage): void {
-    if (message.messageType === "action") return void this.runAction(message.messageId, message.action, message.params);
+    if (message.messageType === "action") {
+      // The caller's trace is continued only where a tracer provider records it.
+      if (message.trace && isTracing()) {
+        return void context.with(continuedContext({ ...message.trace }), () => this.runAction(message.messageId, message.action, message.params));
+      }
+      return void this.runAction(message.messageId, message.action, message.params);
+    }
     let channel: string;
     try {
       channel = checkChannelName(message.channel);

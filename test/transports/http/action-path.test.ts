@@ -34,6 +34,7 @@ const ran: string[] = [];
 function start(corsOrigins: string[]): Promise<void> {
   const routes = compileRoutes<ActionTarget>("/api", ACTIONS, (entry) => ({
     entry,
+    route: `/api${String(entry.action.web!.route)}`,
     call: async (_req, res, params, query, requestId) => {
       ran.push(entry.name);
       res.end(JSON.stringify({ taken: entry.name, params, query: { ...(query as object) }, requestId }));
