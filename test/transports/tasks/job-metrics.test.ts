@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { HeraldServer, TaskService } from "herald";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
 import { gaugeValue, histogramCount, scrape } from "../../support/prometheus";
+import { deleteKeys, REDIS_URL, uniquePrefix } from "./support";
 
 /**
  * The job metrics of a `--workers-only` process, read from its own /metrics port: each attempt's
@@ -20,6 +21,8 @@ function freePort(): Promise<number> {
   });
 }
 
+// The fixture's ledger counts attempts in Redis: under a prefix of this run's own, so every run starts from none.
+const prefix = uniquePrefix("job-metrics");
 let server: HeraldServer;
 let metricsUrl: string;
 
@@ -29,11 +32,14 @@ beforeAll(async () => {
   server = await startTestServer({
     appDir,
     runMode: "workers",
-    env: { TASKS_DRIVER: "memory", REDIS_URL: "", HOST: "127.0.0.1", METRICS_PORT: String(port), LOG_LEVEL: "fatal" },
+    env: { TASKS_DRIVER: "memory", REDIS_URL, TASKS_PREFIX: prefix, HOST: "127.0.0.1", METRICS_PORT: String(port), LOG_LEVEL: "fatal" },
   });
 }, HOOK_TIMEOUT);
 
-afterAll(() => server?.stop(), HOOK_TIMEOUT);
+afterAll(async () => {
+  await server?.stop();
+  await deleteKeys(prefix);
+}, HOOK_TIMEOUT);
 
 test("a job that fails twice, then succeeds, counts two retries and three attempts by outcome", async () => {
   const tasks = server.container.resolve(TaskService);
