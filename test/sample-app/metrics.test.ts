@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import WebSocket from "ws";
 import { TaskService } from "herald";
 import { serverUrl, testServer, useTestServer, waitFor } from "herald/testing";
@@ -75,4 +77,32 @@ test("/metrics is at the site root, in the Prometheus text format, and not in th
   expect((await fetch(`${serverUrl()}/api/metrics`)).status).toBe(404);
   const document = (await (await fetch(`${serverUrl()}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
   expect(Object.keys(document.paths).some((path) => path.includes("metrics"))).toBe(false);
+});
+
+/** The metric names a PromQL expression reads (not its label names): the ones Herald serves have these prefixes. */
+function metricNamesIn(expression: string): string[] {
+  const withoutLabels = expression.replace(/\{[^}]*\}/g, "").replace(/\b(?:by|without)\s*\([^)]*\)/g, "").replace(/label_values\(([^,]+),[^)]*\)/g, "$1");
+  return withoutLabels.match(/\b(?:http_server|rpc_server|messaging|herald|nodejs|v8js|db_client)_[a-z0-9_]+\b/g) ?? [];
+}
+
+test("every metric the Grafana dashboard queries is one this app serves, by the name it serves it", async () => {
+  const dashboard = JSON.parse(readFileSync(join(__dirname, "../../docs/observability/grafana/herald-dashboard.json"), "utf8")) as {
+    panels: { targets?: { expr: string }[] }[];
+    templating: { list: { definition?: string }[] };
+  };
+  const expressions = [
+    ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr)),
+    ...dashboard.templating.list.flatMap((variable) => (variable.definition ? [variable.definition] : [])),
+  ];
+  const queried = new Set(expressions.flatMap(metricNamesIn));
+  expect(queried.size).toBeGreaterThan(10);
+
+  // A histogram appears once it has measured: an HTTP call, and the job the app runs at boot.
+  expect((await fetch(`${serverUrl()}/api/status`)).status).toBe(200);
+  await waitFor(async () => histogramCount(await scrape(serverUrl()), JOBS) > 0);
+  const served = new Set((await scrape(serverUrl())).map((family) => family.name));
+  // A counter appears once it has counted: no job of this app has been retried. job-metrics.test.ts scrapes this one.
+  const countedElsewhere = new Set(["herald_job_retries_total"]);
+  const missing = [...queried].filter((name) => !served.has(name) && !countedElsewhere.has(name));
+  expect(missing).toEqual([]);
 });
