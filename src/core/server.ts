@@ -17,6 +17,7 @@ import { createLogger, Logger, LOGGER_TOKEN } from "./logger";
 import { globalMiddlewareClasses, warnUnusedMiddleware } from "./middleware-folder";
 import { ActionRegistry } from "./registry";
 import { HealthRegistry } from "./health";
+import { readShutdownDelay, waitOutShutdownDelay } from "./shutdown-delay";
 import type { HttpMount } from "./ports/http-mount";
 import type { Server as NodeHttpServer } from "node:http";
 import type { ActionDefinition } from "./action";
@@ -68,6 +69,8 @@ export class HeraldServer {
   callerAddress!: CallerAddress;
   private state: ServerState = "new";
   private loaded = false;
+  /** SHUTDOWN_DELAY: how long `stop` keeps serving, readiness already 503, before it stops anything. */
+  private shutdownDelay = 0;
   /** Initializers that initialized, so the ones to stop, in boot order. */
   private readonly active: Initializer[] = [];
 
@@ -91,6 +94,7 @@ export class HeraldServer {
     this.config = loadConfig(this.options.env ?? process.env, appDir ? { name: appManifest(appDir).name } : {});
     this.callerAddress = callerAddressRule(this.config.trustProxy);
     this.codec = new ResponseCodec(this.config.production);
+    this.shutdownDelay = readShutdownDelay(this.config);
     const defaultDestination = this.runMode === RUN_MODE.server || this.runMode === RUN_MODE.workers ? 1 : 2;
     this.logger = createLogger({
       level: this.options.logLevel ?? this.config.logLevel,
@@ -201,10 +205,16 @@ export class HeraldServer {
     return this;
   }
 
-  /** Stops every initializer in reverse order; one that fails is logged and the rest still stop. */
+  /**
+   * Stops every initializer in reverse order; one that fails is logged and the rest still stop.
+   * From its first moment the server is no longer ready (`/readyz` 503); a started one keeps
+   * serving for SHUTDOWN_DELAY before anything stops.
+   */
   async stop(): Promise<void> {
     if (this.state === "new" || this.state === "stopping" || this.state === "stopped") return;
+    const wasStarted = this.state === "started";
     this.state = "stopping";
+    if (wasStarted) await waitOutShutdownDelay(this.shutdownDelay);
     const failures = await this.stopActive();
     this.state = "stopped";
     this.logger.info({ runMode: this.runMode }, "server stopped");

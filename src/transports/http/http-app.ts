@@ -3,6 +3,7 @@ import compression from "compression";
 import express, { Express, RequestHandler } from "express";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE } from "../../core/constants";
+import { serverReadiness } from "../../core/readiness";
 import type { HeraldServer } from "../../core/server";
 import { actionHandler } from "./action-handler";
 import { actionPath } from "./action-path";
@@ -16,6 +17,7 @@ import { handlerSequence } from "./handler-sequence";
 import { COMPRESSION_THRESHOLD } from "./json-body";
 import { serveMounts } from "./mounts";
 import { ParseQueue } from "./parse-queue";
+import { probeResponder } from "./probes";
 import { requestOrigin } from "./request-origin";
 import { type RequestStart, requestStart } from "./request-start";
 import type { RequestTracker } from "./request-tracker";
@@ -35,7 +37,8 @@ function startEveryRequest(start: RequestStart): RequestHandler {
 }
 
 /**
- * The request listener of the web transport. Every request beneath the API prefix but a mount's
+ * The request listener of the web transport. The probes (`/livez`, `/readyz`) are answered first,
+ * before anything a request starts with. Every request beneath the API prefix but a mount's
  * is answered by the action path, straight from node:http (see `actionPath`). The rest goes to
  * the Express application, in order: the request's start (id, security headers, tracking), CORS
  * (when origins are configured), mounts (each with its cross-site check), herald/client's
@@ -83,7 +86,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
 
   const cors = settings.corsOrigins.length > 0 ? corsForActions(settings.corsOrigins) : undefined;
   const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure });
+  const probes = probeResponder({ readiness: serverReadiness(server), closing: () => tracker.isClosing });
   return (req, res) => {
-    if (!answered(req, res)) app(req, res);
+    if (!probes(req, res) && !answered(req, res)) app(req, res);
   };
 }
