@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import type { HttpMount } from "../../core/ports/http-mount";
+import type { HttpAccessLog } from "./access-log";
 import { type ActionTarget, answerUnrouted } from "./action-router";
 import type { ActionCors } from "./cors";
 import type { CrossSiteCheck } from "./cross-site";
@@ -19,6 +20,8 @@ export interface ActionPathContext {
   crossSite: CrossSiteCheck;
   start: RequestStart;
   failure: FailureOptions;
+  /** Where requests that are not action calls (404, 405, preflights, bad bodies) get their line. */
+  access: HttpAccessLog;
 }
 
 /**
@@ -27,24 +30,40 @@ export interface ActionPathContext {
  * Express application (mounts, herald/client's modules, static files, the 404). In order: the
  * request's start (tracking, id, security headers, held for the answer), CORS (its preflight
  * answered here), the cross-site check, the route: the action's call, or the 404, 405 or
- * `OPTIONS` answer (`answerUnrouted`). What throws gets the error answer.
+ * `OPTIONS` answer (`answerUnrouted`). What throws gets the error answer. What is not an action
+ * call gets an access line; a call's line is the dispatcher's.
  */
 export function actionPath(context: ActionPathContext): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { routes, mounts, cors, crossSite, start, failure } = context;
+  const { routes, mounts, cors, crossSite, start, failure, access } = context;
   return (req, res) => {
     const target = requestTarget(req);
     if (target === undefined) return false;
     const { pathname } = target;
     const path = routes.beneathPrefix(pathname);
     if (path === undefined || (mounts.length > 0 && mountServing(mounts, pathname))) return false;
+    const started = performance.now();
     const requestId = start(req, res);
     if (requestId === undefined) return true;
-    const fail = (thrown: unknown) => answerFailure(thrown || new Error("Rejected promise"), res, { path: pathname, requestId }, failure);
+    let watched = false;
+    const watch = () => {
+      if (watched) return;
+      watched = true;
+      access.watch(req, res, requestId, started);
+    };
+    const fail = (thrown: unknown) => {
+      // A call that failed past the dispatcher, which logged it, gets no access line (see markActionCall).
+      watch();
+      answerFailure(thrown || new Error("Rejected promise"), res, { path: pathname, requestId }, failure);
+    };
     try {
-      if (cors?.(req, res)) return true;
+      if (cors?.(req, res)) {
+        watch();
+        return true;
+      }
       crossSite(req);
       const found = routes.find(req.method ?? "", path);
       if (!found) {
+        watch();
         answerUnrouted(req, res, path, routes.allowedOn(path));
         return true;
       }

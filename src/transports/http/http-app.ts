@@ -5,6 +5,7 @@ import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { serverReadiness } from "../../core/readiness";
 import type { HeraldServer } from "../../core/server";
+import { HttpAccessLog } from "./access-log";
 import { actionHandler } from "./action-handler";
 import { actionPath } from "./action-path";
 import type { ActionTarget } from "./action-router";
@@ -57,7 +58,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
     parseQueue: new ParseQueue(settings.parseQueueLimit),
   };
   const failure: FailureOptions = { codec: server.codec, bodyLimit: settings.bodyLimit, logger: server.logger };
-  const starts = requestStart(tracker, origin, server.codec);
+  const access = new HttpAccessLog(server.logger);
+  const starts = requestStart(tracker, origin, server.codec, access);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
   const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
   const routes = compileRoutes<ActionTarget>(settings.apiPrefix, webActions, (entry) => ({
@@ -85,8 +87,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   app.use(errorHandler(failure));
 
   const cors = settings.corsOrigins.length > 0 ? corsForActions(settings.corsOrigins) : undefined;
-  const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure });
-  const probes = probeResponder({ readiness: serverReadiness(server), closing: () => tracker.isClosing });
+  const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure, access });
+  const probes = probeResponder({ readiness: serverReadiness(server), closing: () => tracker.isClosing, access });
   return (req, res) => {
     if (!probes(req, res) && !answered(req, res)) app(req, res);
   };

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Readiness } from "../../core/readiness";
+import type { HttpAccessLog } from "./access-log";
+import { assignRequestId } from "./request-id";
 import { requestTarget } from "./request-target";
 
 /** The probes' paths, at the site root whatever the API prefix. */
@@ -12,6 +14,8 @@ export interface ProbeOptions {
   readiness: () => Promise<Readiness>;
   /** True once the listener has begun to close: a probe's connection then closes after its answer. */
   closing: () => boolean;
+  /** Where each probe gets its line (at debug, see writeAccessLine). */
+  access: HttpAccessLog;
 }
 
 /** Answers a probe request; returns whether the request was one. */
@@ -48,6 +52,7 @@ export function probeResponder(options: ProbeOptions): ProbeResponder {
   return (req, res) => {
     const probe = probeOf(req);
     if (!probe) return false;
+    options.access.watch(req, res, assignRequestId(req, res), performance.now());
     const closing = options.closing();
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", PROBE_METHODS);

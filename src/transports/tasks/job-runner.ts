@@ -37,7 +37,10 @@ export function jobRunner(server: HeraldServer): JobHandler {
       ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
     };
     connection.state.task = state;
-    const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
+    const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, {
+      controller: job.controller,
+      logFields: { jobId: job.id, queue: job.queue },
+    });
     if (answer.kind === "json") return JSON.parse(answer.text) as unknown;
     if (answer.kind === "error") throw new JobFailure(answer.body.error, isRetryable(answer.error) && !isUnencodableResponse(answer.error));
     // A worker frames nothing and tasks do not stream (task-workers-initializer.ts refuses them at boot).
