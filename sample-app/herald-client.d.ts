@@ -118,6 +118,9 @@ export interface components {
         };
         "session:view.params": Record<string, never>;
         "status.outputs": {
+            /** @description The services that are down, essential or optional */
+            down: string[];
+            /** @description False when a service the app cannot serve without is down */
             healthy: boolean;
             name: string;
             services: {
@@ -131,8 +134,18 @@ export interface components {
                     error?: string;
                     healthy: boolean;
                     latencyMs: number;
+                    /**
+                     * @description The app serves without this service: down, it makes the server degraded, not down
+                     * @constant
+                     */
+                    optional?: true;
                 };
             };
+            /**
+             * @description degraded: an optional service is down; down: an essential one is
+             * @enum {string}
+             */
+            status: "ok" | "degraded" | "down";
             /** @description Seconds since this server booted */
             uptime: number;
             version: string;

@@ -93,7 +93,7 @@ export type { ConcurrentCallLimits } from "./core/concurrent-calls";
 export type { Initializer } from "./core/initializer";
 export { Logger } from "./core/logger";
 export { HealthRegistry } from "./core/health";
-export type { HealthCheck, HealthCheckOptions, HealthReport, ServiceHealth, ServiceLoad } from "./core/health";
+export type { HealthCheck, HealthCheckOptions, HealthReport, HealthState, ServiceHealth, ServiceLoad } from "./core/health";
 export type { HttpMount } from "./core/ports/http-mount";
 export { WS_CLOSE_CODE } from "./transports/websocket/close-codes";
 

@@ -1,4 +1,6 @@
+import { callIds } from "./call-ids";
 import type { CallOutcome } from "./call-outcome";
+import type { Connection } from "./connection";
 import { ErrorType, isTypedError, TypedError } from "./errors";
 import type { ServiceFailure } from "./health";
 import type { Logger } from "./logger";
@@ -42,8 +44,8 @@ export class CallFailures {
   }
 
   /** Records what a step threw; once the deadline has answered the call, its timeout stands and the throw is only logged. */
-  record(call: CallOutcome, thrown: unknown, actionName: string): void {
-    if (call.overrun) this.logger.debug({ action: actionName, err: thrown }, "a step threw after the call's deadline");
+  record(call: CallOutcome, thrown: unknown, actionName: string, connection: Connection): void {
+    if (call.overrun) this.logger.debug({ action: actionName, ...callIds(connection, call.logFields), err: thrown }, "a step threw after the call's deadline");
     else call.error = this.normalize(thrown);
   }
 }

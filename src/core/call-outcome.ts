@@ -1,4 +1,5 @@
 import type { CallSpan } from "./call-span";
+import type { CallLogFields } from "./call-ids";
 import type { TypedError } from "./errors";
 
 export type ParamsRecord = Record<string, unknown>;
@@ -15,6 +16,8 @@ export interface CallOutcome {
    * uses, and `error` stays the timeout whatever its later steps throw.
    */
   overrun?: Promise<unknown>;
+  /** The transport's ids of the call for its request log line (DispatchOptions.logFields). */
+  logFields: CallLogFields | undefined;
   /** Set when run returned a stream: where the chain stopped, to unwind once the stream ends. */
   suspended?: SuspendedChain;
   /** The call's span, when tracing is on; ended with the call's log line. */

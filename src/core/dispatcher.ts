@@ -1,4 +1,5 @@
 import type { Meter } from "@opentelemetry/api";
+import type { CallLogFields } from "./call-ids";
 import { ActionPlans } from "./action-plan";
 import type { ActionResult, Answer } from "./action-result";
 import { allowsTransport } from "./action-transports";
@@ -67,6 +68,8 @@ export interface DispatchOptions {
    * content, a resource's bytes): their answer is `framed`. Every other response is encoded as JSON.
    */
   frames?: (response: unknown) => boolean;
+  /** What the call's request log line says beside its connection's ids: the transport's own ids of the call (a message's, a job's). */
+  logFields?: CallLogFields;
 }
 
 /**
@@ -139,7 +142,13 @@ export class Dispatcher {
   ): Promise<ActionResult> {
     const started = performance.now();
     const registered = this.callable(actionName, connection.type);
-    const call: CallOutcome = { params: (rawParams ?? {}) as ParamsRecord, validated: undefined, response: undefined, error: undefined };
+    const call: CallOutcome = {
+      params: (rawParams ?? {}) as ParamsRecord,
+      validated: undefined,
+      response: undefined,
+      error: undefined,
+      logFields: dispatchOptions.logFields,
+    };
     if (isTracing()) call.span = new CallSpan(actionName, connection.type);
 
     if (!registered) {
@@ -173,7 +182,7 @@ export class Dispatcher {
     const result: ActionResult = call.error
       ? { actionName, status: call.error.status, durationMs: performance.now() - started, error: call.error, answer }
       : { actionName, status: 200, durationMs: performance.now() - started, response: call.response, answer };
-    this.requestLog.write(registered, call.validated ?? rawParams, call.validated !== undefined, connection, result);
+    this.requestLog.write(registered, call.validated ?? rawParams, call.validated !== undefined, connection, result, call.logFields);
     call.span?.end(result.status, result.error);
     return result;
   }
@@ -255,7 +264,7 @@ export class Dispatcher {
       call.params = parsed instanceof Promise ? await parsed : parsed;
       call.validated = call.params;
     } catch (thrown) {
-      this.failures.record(call, thrown, registered.name);
+      this.failures.record(call, thrown, registered.name, connection);
     }
     if (!call.error) await this.chain.run(registered, plan, call, connection, signal);
     const { outputs } = registered.action;
@@ -330,7 +339,7 @@ export class Dispatcher {
     const { error } = call;
     const durationMs = performance.now() - started;
     const status = error ? error.status : 200;
-    this.requestLog.write(registered, call.validated, true, connection, { actionName: registered.name, status, durationMs, error });
+    this.requestLog.write(registered, call.validated, true, connection, { actionName: registered.name, status, durationMs, error }, call.logFields);
     call.span?.end(status, error);
   }
 }

@@ -21,18 +21,33 @@ export interface HealthCheckOptions {
    * process still reports itself healthy.
    */
   isBusy?: (error: unknown) => boolean;
+  /**
+   * Whether the app cannot serve without this service (true, the default): one that is down makes
+   * the process down (`GET /api/status` 503, `GET /readyz` 503). An optional one that is down only
+   * makes it degraded: status 200 naming it, and the process stays in its load balancer.
+   */
+  essential?: boolean;
 }
 
 export interface ServiceHealth {
   healthy: boolean;
   /** Present, and true, when the service answers but has no capacity to spare right now. */
   busy?: true;
+  /** Present, and true, when the app serves without this service (registered with `essential: false`). */
+  optional?: true;
   error?: string;
   latencyMs: number;
 }
 
+/** ok: every service is up; degraded: an optional one is down; down: an essential one is. */
+export type HealthState = "ok" | "degraded" | "down";
+
 export interface HealthReport {
+  /** False when a service the app cannot serve without is down. */
   healthy: boolean;
+  status: HealthState;
+  /** The services that are down, essential or optional, by name. */
+  down: string[];
   services: Record<string, ServiceHealth>;
 }
 
@@ -57,6 +72,14 @@ export class HealthRegistry {
   register(service: string, check: HealthCheck, options: HealthCheckOptions = {}): void {
     this.checks.set(service, check);
     this.classifiers.set(service, options);
+    this.latest = undefined;
+  }
+
+  /** Marks a registered service essential or optional, for an app that cannot serve without one Herald registers as optional. */
+  setEssential(service: string, essential: boolean): void {
+    const options = this.classifiers.get(service);
+    if (!options) throw new Error(`No health check is registered for "${service}"`);
+    this.classifiers.set(service, { ...options, essential });
     this.latest = undefined;
   }
 
@@ -102,16 +125,23 @@ export class HealthRegistry {
             }),
           ]);
           const latencyMs = Math.round(performance.now() - started);
-          return [service, load === "busy" ? { healthy: true, busy: true, latencyMs } : { healthy: true, latencyMs }];
+          return [service, { healthy: true, ...(load === "busy" ? { busy: true } : {}), ...this.optionalMark(service), latencyMs }];
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          return [service, { healthy: false, error: message, latencyMs: Math.round(performance.now() - started) }];
+          return [service, { healthy: false, ...this.optionalMark(service), error: message, latencyMs: Math.round(performance.now() - started) }];
         } finally {
           clearTimeout(timer);
         }
       }),
     );
-    return { healthy: entries.every(([, entry]) => entry.healthy), services: Object.fromEntries(entries) };
+    const down = entries.filter(([, entry]) => !entry.healthy);
+    const healthy = down.every(([, entry]) => entry.optional);
+    const status: HealthState = down.length === 0 ? "ok" : healthy ? "degraded" : "down";
+    return { healthy, status, down: down.map(([service]) => service), services: Object.fromEntries(entries) };
+  }
+
+  private optionalMark(service: string): { optional?: true } {
+    return this.classifiers.get(service)?.essential === false ? { optional: true } : {};
   }
 }
 

@@ -1,3 +1,4 @@
+import { callIds } from "./call-ids";
 import type { ActionDefinition } from "./action";
 import type { ActionPlan } from "./action-plan";
 import type { CallFailures } from "./call-failures";
@@ -69,7 +70,7 @@ export class MiddlewareChain {
         if (outcome?.updatedParams !== undefined) call.params = outcome.updatedParams as ParamsRecord;
         if (outcome?.callState !== undefined) (callStates ??= [])[entered - 1] = outcome.callState;
       } catch (thrown) {
-        failures.record(call, thrown, registered.name);
+        failures.record(call, thrown, registered.name, connection);
         break;
       }
     }
@@ -78,7 +79,7 @@ export class MiddlewareChain {
       try {
         call.response = await invoke(registered.action, call.params, connection, signal);
       } catch (thrown) {
-        failures.record(call, thrown, registered.name);
+        failures.record(call, thrown, registered.name, connection);
       }
       if (plan.streams && isAsyncIterable(call.response)) {
         // The call goes on as long as its stream: runAfter waits for the stream's end (see streamed-call.ts).
@@ -100,12 +101,15 @@ export class MiddlewareChain {
         const pending: MiddlewareOutcome = middleware.runAfter(call.params, connection, call.error, context);
         const outcome = isPromiseLike(pending) ? await pending : pending;
         if (!call.error && outcome && "updatedResponse" in outcome) {
-          if (resumed) this.logger.debug({ action: registered.name, middleware: middleware.name }, "runAfter's updatedResponse is ignored: the stream was sent already");
+          if (resumed) this.logger.debug(
+            { action: registered.name, ...callIds(connection, call.logFields), middleware: middleware.name },
+            "runAfter's updatedResponse is ignored: the stream was sent already",
+          );
           else call.response = outcome.updatedResponse;
         }
       } catch (thrown) {
         if (call.error) {
-          this.logger.error({ action: registered.name, err: thrown }, "runAfter failed after the call had already failed");
+          this.logger.error({ action: registered.name, ...callIds(connection, call.logFields), err: thrown }, "runAfter failed after the call had already failed");
         }
         call.error ??= failures.normalize(thrown);
       }

@@ -1,5 +1,6 @@
 import type { ActionPlans } from "./action-plan";
 import type { CallMetrics } from "./call-metrics";
+import { type CallLogFields, callIds } from "./call-ids";
 import type { Connection } from "./connection";
 import { declaredErrors } from "./declared-errors";
 import { ErrorType, type TypedError } from "./errors";
@@ -40,10 +41,17 @@ export class RequestLog {
     private readonly options: RequestLogOptions,
   ) {}
 
-  write(registered: RegisteredAction | undefined, params: unknown, validated: boolean, connection: Connection, result: LoggedCall): void {
+  write(
+    registered: RegisteredAction | undefined,
+    params: unknown,
+    validated: boolean,
+    connection: Connection,
+    result: LoggedCall,
+    fields?: CallLogFields,
+  ): void {
     const { logger } = this.options;
     this.options.calls?.record(registered, connection.type, result);
-    if (result.error && registered?.action.errors && this.options.checkDeclared) this.checkDeclared(registered, result.error);
+    if (result.error && registered?.action.errors && this.options.checkDeclared) this.checkDeclared(registered, result.error, connection, fields);
     const failed = result.status >= 500;
     if (!isLevelOn(logger, failed ? "error" : "info")) return;
     // An unknown action's name comes from the caller: a child logger per name would grow without bound.
@@ -53,6 +61,7 @@ export class RequestLog {
     entry.status = result.status;
     Object.assign(entry, loggedParams(this.options.logParams ?? LogParams.values, registered?.action.inputs, params, validated));
     if (connection.requestId) entry.requestId = connection.requestId;
+    if (fields) Object.assign(entry, fields);
     if (result.error) {
       entry.error = { type: result.error.type, message: result.error.message };
       if (failed) entry.err = result.error.cause ?? result.error;
@@ -80,7 +89,7 @@ export class RequestLog {
    * An error the action's declared set lacks is logged as a contract breach: the caller still gets
    * it as it is, the contract (OpenAPI document, client types) is what is wrong.
    */
-  private checkDeclared(registered: RegisteredAction, error: TypedError): void {
+  private checkDeclared(registered: RegisteredAction, error: TypedError, connection: Connection, fields: CallLogFields | undefined): void {
     const plan = this.plans.of(registered);
     plan.declared ??= new Set(
       declaredErrors(registered.action, {
@@ -89,6 +98,9 @@ export class RequestLog {
       }).keys(),
     );
     if (plan.declared.has(error.type)) return;
-    this.options.logger.warn({ action: registered.name, errorType: error.type }, "contract breach: action ended with an error it does not declare");
+    this.options.logger.warn(
+      { action: registered.name, ...callIds(connection, fields), errorType: error.type },
+      "contract breach: action ended with an error it does not declare",
+    );
   }
 }

@@ -20,6 +20,7 @@ import { HealthRegistry } from "./health";
 import { Metrics } from "./metrics";
 import { readMetricsSettings } from "./metrics-settings";
 import { isTracing } from "./tracing";
+import { readShutdownDelay, waitOutShutdownDelay } from "./shutdown-delay";
 import type { HttpMount } from "./ports/http-mount";
 import type { Server as NodeHttpServer } from "node:http";
 import type { ActionDefinition } from "./action";
@@ -73,6 +74,8 @@ export class HeraldServer {
   callerAddress!: CallerAddress;
   private state: ServerState = "new";
   private loaded = false;
+  /** SHUTDOWN_DELAY: how long `stop` keeps serving, readiness already 503, before it stops anything. */
+  private shutdownDelay = 0;
   /** Initializers that initialized, so the ones to stop, in boot order. */
   private readonly active: Initializer[] = [];
 
@@ -96,6 +99,7 @@ export class HeraldServer {
     this.config = loadConfig(this.options.env ?? process.env, appDir ? { name: appManifest(appDir).name } : {});
     this.callerAddress = callerAddressRule(this.config.trustProxy);
     this.codec = new ResponseCodec(this.config.production);
+    this.shutdownDelay = readShutdownDelay(this.config);
     const defaultDestination = this.runMode === RUN_MODE.server || this.runMode === RUN_MODE.workers ? 1 : 2;
     this.logger = createLogger({
       level: this.options.logLevel ?? this.config.logLevel,
@@ -209,10 +213,16 @@ export class HeraldServer {
     return this;
   }
 
-  /** Stops every initializer in reverse order; one that fails is logged and the rest still stop. */
+  /**
+   * Stops every initializer in reverse order; one that fails is logged and the rest still stop.
+   * From its first moment the server is no longer ready (`/readyz` 503); a started one keeps
+   * serving for SHUTDOWN_DELAY before anything stops.
+   */
   async stop(): Promise<void> {
     if (this.state === "new" || this.state === "stopping" || this.state === "stopped") return;
+    const wasStarted = this.state === "started";
     this.state = "stopping";
+    if (wasStarted) await waitOutShutdownDelay(this.shutdownDelay);
     const failures = await this.stopActive();
     await this.stopMetrics(failures);
     this.state = "stopped";

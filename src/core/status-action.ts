@@ -1,11 +1,11 @@
 import { injectable } from "tsyringe";
 import { z } from "zod";
 import { appVersion } from "./app-manifest";
-import { readSettings } from "./config";
 import type { ActionDefinition, WebConfig } from "./action";
 import { HTTP_METHOD } from "./constants";
 import { ErrorType, TypedError } from "./errors";
 import type { HealthReport, ServiceHealth } from "./health";
+import { type HealthProbing, readHealthProbing } from "./health-settings";
 import { HeraldServer } from "./server";
 
 export interface StatusResponse extends HealthReport {
@@ -18,6 +18,7 @@ export interface StatusResponse extends HealthReport {
 const serviceHealth = z.object({
   healthy: z.boolean(),
   busy: z.literal(true).optional().describe("The service answers but has no capacity to spare right now"),
+  optional: z.literal(true).optional().describe("The app serves without this service: down, it makes the server degraded, not down"),
   error: z.string().optional().describe("Why the probe failed; never in production"),
   latencyMs: z.number(),
 });
@@ -27,18 +28,11 @@ const statusOutputs = z.object({
   name: z.string(),
   version: z.string(),
   uptime: z.number().describe("Seconds since this server booted"),
-  healthy: z.boolean(),
+  healthy: z.boolean().describe("False when a service the app cannot serve without is down"),
+  status: z.enum(["ok", "degraded", "down"]).describe("degraded: an optional service is down; down: an essential one is"),
+  down: z.array(z.string()).describe("The services that are down, essential or optional"),
   services: z.record(z.string(), serviceHealth),
 });
-
-/** How long a probe may take: 2 s, or half the action timeout when that is shorter, so a hung service is reported down before the status call itself times out. */
-function probeTimeout(actionTimeoutMs: number): number {
-  const fullWait = 2000;
-  return actionTimeoutMs > 0 ? Math.min(fullWait, Math.floor(actionTimeoutMs / 2)) : fullWait;
-}
-
-/** How long one round of probes answers every status call: a burst of calls costs each service one probe. */
-const statusSettings = z.object({ STATUS_CACHE_MS: z.coerce.number().int().min(0).default(1000) });
 
 /**
  * The report as anyone may read it in production: which services are up, busy or down, without
@@ -47,13 +41,14 @@ const statusSettings = z.object({ STATUS_CACHE_MS: z.coerce.number().int().min(0
 function withoutDetail(report: HealthReport): HealthReport {
   const services: Record<string, ServiceHealth> = {};
   for (const [service, { error: _detail, ...health }] of Object.entries(report.services)) services[service] = health;
-  return { healthy: report.healthy, services };
+  return { ...report, services };
 }
 
 /**
  * The built-in `status` action (`GET /api/status` over HTTP): name, version, uptime and the
- * health of every registered backing service. When one is down it fails with
- * CONNECTION_SERVICE_UNAVAILABLE (503), whose `value` is this same report.
+ * health of every registered backing service. When an essential one is down it fails with
+ * CONNECTION_SERVICE_UNAVAILABLE (503), whose `value` is this same report; an optional one down
+ * answers 200 with `status: "degraded"`.
  */
 @injectable()
 export class StatusAction implements ActionDefinition<undefined> {
@@ -63,16 +58,16 @@ export class StatusAction implements ActionDefinition<undefined> {
   readonly outputs = statusOutputs;
   private readonly bootedAt = performance.now();
   private version: string | undefined;
-  private readonly cacheMs: number;
+  private readonly probing: HealthProbing;
 
   constructor(private readonly server: HeraldServer) {
-    this.cacheMs = readSettings(statusSettings, server.config).STATUS_CACHE_MS;
+    this.probing = readHealthProbing(server.config);
   }
 
   async run(): Promise<StatusResponse> {
     const { config, health } = this.server;
     this.version ??= appVersion(this.server.app.root);
-    const probed = await health.report(probeTimeout(config.actionTimeout), this.cacheMs);
+    const probed = await health.report(this.probing.timeoutMs, this.probing.cacheMs);
     const report = config.production ? withoutDetail(probed) : probed;
     const status: StatusResponse = {
       name: this.server.config.name,
@@ -81,7 +76,7 @@ export class StatusAction implements ActionDefinition<undefined> {
       ...report,
     };
     if (!report.healthy) {
-      const down = Object.keys(report.services).filter((service) => !report.services[service]!.healthy);
+      const down = report.down.filter((service) => !report.services[service]!.optional);
       throw new TypedError({
         message: `Unavailable: ${down.join(", ")} ${down.length === 1 ? "is" : "are"} down`,
         type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,

@@ -65,7 +65,8 @@ export class SessionsInitializer implements Initializer {
   async initialize(): Promise<void> {
     const store = this.store;
     if (!(store instanceof RedisSessionStore)) return;
-    this.server.health.register("redis", () => store.ping());
+    // Public reads go on without sessions: Redis down makes the server degraded, not down (docs/observability.md).
+    this.server.health.register("redis", () => store.ping(), { essential: false });
     try {
       await store.connect();
     } catch (error) {

@@ -57,7 +57,7 @@ const surface = {
       "RootsAnswer", "RootsQuestion", "SampleAnswer", "SampleQuestion", "SamplingContent", "SamplingMessage",
       // server, configuration, lifecycle
       "ServerOptions", "AppConfig", "OAuthAppConfig", "IssuedAccessToken", "LocalAuthorizationServer", "ProtectedResource", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
-      "HealthReport", "ServiceHealth", "ServiceLoad", "HttpMount",
+      "HealthReport", "HealthState", "ServiceHealth", "ServiceLoad", "HttpMount",
       // schemas and helpers, database
       "CountResult", "PaginateOptions", "PaginatedResult", "PaginationOptions", "PaginationParams", "ColumnKeys",
       "ModelSchema", "ZodFromEntityOptions", "IdOrModelOptions", "MigrationStatus",

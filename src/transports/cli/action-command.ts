@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
+import { uniqueId } from "../../core/unique-id";
 import { Connection } from "../../core/connection";
 import type { ActionResult } from "../../core/action-result";
 import type { DispatchedStream } from "../../core/dispatched-stream";
@@ -107,7 +108,9 @@ export function registerActionCommand(
       const params: Record<string, unknown> = Object.create(null);
       for (const field of Object.keys(flags)) if (argv[field] !== undefined) params[field] = argv[field];
       const pretty = Boolean(process.stdout.isTTY);
-      const forwarded = await runOnRunningServer(server, { action: registered.name, params, pretty }, output, argv.verbose === true);
+      // One id for the command, where it runs: its log line carries it, here or on the running server.
+      const requestId = uniqueId();
+      const forwarded = await runOnRunningServer(server, { action: registered.name, params, pretty, requestId }, output, argv.verbose === true);
       if (forwarded !== undefined) return output.exit(forwarded);
       let code: ExitCode = ExitCode.error;
       try {
@@ -116,6 +119,8 @@ export function registerActionCommand(
         const terminal = process.stdin.isTTY && process.stderr.isTTY ? { input: process.stdin, output: process.stderr } : undefined;
         const connection = new Connection({
           type: CONNECTION_TYPE.cli,
+          id: requestId,
+          requestId,
           callerInput: terminalInput(terminal, process.cwd()),
           ...(terminal ? {} : { cannotAsk: "over cli without a terminal" }),
         });

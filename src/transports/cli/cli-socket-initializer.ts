@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { injectable } from "tsyringe";
+import { requestIdFrom } from "../../core/request-id";
 import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE, ExitCode, RUN_MODE } from "../../core/constants";
 import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
@@ -70,11 +71,13 @@ export class CliSocketInitializer implements Initializer {
     });
     lines.close();
     let code: ExitCode = ExitCode.error;
+    let requestId: string | undefined;
     try {
       const call = line ? (JSON.parse(line) as ForwardedCall) : undefined;
       // An empty action is a probe: is a server answering here?
       if (call?.action) {
-        const connection = new Connection({ type: CONNECTION_TYPE.cli, cannotAsk: "over cli run by the running server" });
+        requestId = requestIdFrom(call.requestId);
+        const connection = new Connection({ type: CONNECTION_TYPE.cli, id: requestId, requestId, cannotAsk: "over cli run by the running server" });
         const result = await this.server.runAction(call.action, call.params ?? {}, connection);
         // Deferred, as the CLI defers it: a server that never takes a command need not load the printing and its flags.
         const { printResult } = require("./action-command") as typeof import("./action-command");
@@ -82,7 +85,7 @@ export class CliSocketInitializer implements Initializer {
         code = await printResult(output, result, { pretty: call.pretty === true });
       } else code = ExitCode.success;
     } catch (error) {
-      this.server.logger.error({ err: error }, "cli-socket: a forwarded call failed");
+      this.server.logger.error({ err: error, requestId }, "cli-socket: a forwarded call failed");
     }
     send({ exit: code, pid: process.pid });
     socket.end();

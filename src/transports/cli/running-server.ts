@@ -36,6 +36,8 @@ export interface ForwardedCall {
   action: string;
   params: Record<string, unknown>;
   pretty: boolean;
+  /** The command's id, which the server's line about the call carries. */
+  requestId?: string;
 }
 
 /** What the server sends back, a JSON document a line: text the CLI would have printed, then its exit code. */

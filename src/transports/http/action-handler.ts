@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { markActionCall } from "../../core/access-log";
 import { Connection } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
@@ -62,6 +63,7 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
       incomingHeaders: req.headers,
     });
     const controller = tracker.controller(res);
+    markActionCall(res);
     const result = await server.dispatcher.run(entry.name, params, connection, { controller, frames: isWebResponse });
     const cookie = sessions.cookieChange(session);
     if (cookie.kind !== "none" && !res.headersSent) appendCookie(res, cookie.header);

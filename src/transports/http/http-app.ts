@@ -3,7 +3,9 @@ import compression from "compression";
 import express, { Express, RequestHandler } from "express";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE } from "../../core/constants";
+import { serverReadiness } from "../../core/readiness";
 import type { HeraldServer } from "../../core/server";
+import { HttpAccessLog } from "./access-log";
 import { actionHandler } from "./action-handler";
 import { actionPath } from "./action-path";
 import type { ActionTarget } from "./action-router";
@@ -18,6 +20,7 @@ import { COMPRESSION_THRESHOLD } from "./json-body";
 import { metricsEndpoint } from "./metrics-endpoint";
 import { serveMounts } from "./mounts";
 import { ParseQueue } from "./parse-queue";
+import { probeResponder } from "./probes";
 import { requestOrigin } from "./request-origin";
 import { type RequestStart, requestStart } from "./request-start";
 import type { RequestTracker } from "./request-tracker";
@@ -47,7 +50,8 @@ function startEveryRequest(start: RequestStart): RequestHandler {
 }
 
 /**
- * The request listener of the web transport. Every request beneath the API prefix but a mount's
+ * The request listener of the web transport. The probes (`/livez`, `/readyz`) and `/metrics` are
+ * answered first, before anything a request starts with. Every request beneath the API prefix but a mount's
  * is answered by the action path, straight from node:http (see `actionPath`). The rest goes to
  * the Express application, in order: the request's start (id, security headers, tracking), CORS
  * (when origins are configured), mounts (each with its cross-site check), herald/client's
@@ -66,7 +70,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
     parseQueue: new ParseQueue(settings.parseQueueLimit),
   };
   const failure: FailureOptions = { codec: server.codec, bodyLimit: settings.bodyLimit, logger: server.logger };
-  const starts = requestStart(tracker, origin, server.codec);
+  const access = new HttpAccessLog(server.logger);
+  const starts = requestStart(tracker, origin, server.codec, access);
   // The boot already refuses a route on an action that leaves out the web; this keeps the router to its rule.
   const webActions = server.registry.list().filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.web));
   const metrics = httpMetricsOf(server);
@@ -75,7 +80,6 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
     const route = routeTemplate(settings.apiPrefix, entry);
     return { entry, call: metrics ? metrics.routed(call, route) : call, route };
   });
-  const siteRoot: SiteRootHandler[] = [metricsEndpoint(server)];
 
   const app: Express = express();
   app.disable("x-powered-by");
@@ -97,7 +101,10 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   app.use(errorHandler(failure));
 
   const cors = settings.corsOrigins.length > 0 ? corsForActions(settings.corsOrigins) : undefined;
-  const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure });
+  const answered = actionPath({ routes, mounts: server.httpMounts, cors, crossSite, start: starts.holding, failure, access });
+  const probes = probeResponder({ readiness: serverReadiness(server), closing: () => tracker.isClosing, access });
+  // Answered before anything else, and not measured: a scrape or a probe is not the app's traffic.
+  const siteRoot: SiteRootHandler[] = [probes, metricsEndpoint(server, access)];
   return (req, res) => {
     for (const handler of siteRoot) if (handler(req, res)) return;
     metrics?.begin(req, res);

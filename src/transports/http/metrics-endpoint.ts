@@ -3,6 +3,8 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { MetricsSettings } from "../../core/metrics-settings";
 import { safeCompare } from "../../core/safe-compare";
 import type { HeraldServer } from "../../core/server";
+import type { HttpAccessLog } from "./access-log";
+import { assignRequestId } from "./request-id";
 import { sendError } from "./response-writer";
 import { pathOf, type SiteRootHandler } from "./site-root";
 
@@ -37,10 +39,11 @@ function challenges(settings: MetricsSettings): string[] {
  * without a credential and not made public, it takes nothing and the request gets the 404 of any
  * path nothing serves.
  */
-export function metricsEndpoint(server: HeraldServer): SiteRootHandler {
+export function metricsEndpoint(server: HeraldServer, access?: HttpAccessLog): SiteRootHandler {
   return (req: IncomingMessage, res: ServerResponse) => {
     const { metrics } = server;
     if (!metrics.scrapable || pathOf(req) !== METRICS_PATH) return false;
+    access?.watch(req, res, assignRequestId(req, res), performance.now());
     res.setHeader("Cache-Control", "no-store");
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");

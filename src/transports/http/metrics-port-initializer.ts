@@ -5,7 +5,10 @@ import { RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
+import { serverReadiness } from "../../core/readiness";
+import { HttpAccessLog } from "./access-log";
 import { metricsEndpoint } from "./metrics-endpoint";
+import { probeResponder } from "./probes";
 import { sendError } from "./response-writer";
 import { pathOf, type SiteRootHandler, siteRootListener } from "./site-root";
 
@@ -18,8 +21,9 @@ export function siteRootPortListener(server: HeraldServer, handlers: readonly Si
 }
 
 /**
- * `/metrics` of a process without the web transport (`herald start --workers-only`), on a port of
- * its own (METRICS_PORT) and `HOST`; none when METRICS_PORT is unset or metrics are off.
+ * The probes (`/livez`, `/readyz`) and `/metrics` of a process without the web transport
+ * (`herald start --workers-only`), on a port of its own (METRICS_PORT) and `HOST`; none when
+ * METRICS_PORT is unset. `/metrics` there follows the same rules as on the web port.
  */
 @injectable()
 export class MetricsPortInitializer implements Initializer {
@@ -32,8 +36,10 @@ export class MetricsPortInitializer implements Initializer {
   async start(): Promise<void> {
     const { metrics, config } = this.server;
     const { port } = metrics.settings;
-    if (port === undefined || !metrics.scrapable) return;
-    const listener = createServer(siteRootPortListener(this.server, [metricsEndpoint(this.server)]));
+    if (port === undefined) return;
+    const access = new HttpAccessLog(this.server.logger);
+    const probes = probeResponder({ readiness: serverReadiness(this.server), closing: () => this.listener === undefined, access });
+    const listener = createServer(siteRootPortListener(this.server, [probes, metricsEndpoint(this.server, access)]));
     await new Promise<void>((resolve, reject) => {
       listener.once("error", (cause) =>
         reject(new TypedError({ message: `/metrics could not listen on ${config.host}:${port}: ${cause.message}`, type: ErrorType.SERVER_START, cause })),
@@ -41,7 +47,7 @@ export class MetricsPortInitializer implements Initializer {
       listener.listen(port, config.host, resolve);
     });
     this.listener = listener;
-    this.server.logger.info({ port: (listener.address() as AddressInfo).port }, "metrics: /metrics served on a port of its own");
+    this.server.logger.info({ port: (listener.address() as AddressInfo).port }, "operations: /livez, /readyz and /metrics served on a port of their own");
   }
 
   async stop(): Promise<void> {

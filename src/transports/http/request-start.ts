@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ResponseCodec } from "../../core/response-codec";
 import { shuttingDown } from "../../core/shutting-down";
+import type { HttpAccessLog } from "./access-log";
 import { holdHeaders } from "./held-headers";
 import { lingerAfterAnswer } from "./refused-socket";
 import { assignRequestId, newRequestId } from "./request-id";
@@ -13,7 +14,7 @@ import { securityHeaders } from "./security-headers";
 export type RequestStart = (req: IncomingMessage, res: ServerResponse) => string | undefined;
 
 export interface RequestStarts {
-  /** For the Express application (mounts, static files): the headers are set on the response at once, for whatever answers it. */
+  /** For the Express application (mounts, static files): the headers are set on the response at once, for whatever answers it; every request gets an access line. */
   setting: RequestStart;
   /** For the action path: the headers are held for the answer (see held-headers), which only Herald's writers write. */
   holding: RequestStart;
@@ -21,27 +22,31 @@ export interface RequestStarts {
 
 /**
  * What every request gets first, whether the action path or the Express application answers it: tracking for shutdown, its id, the security
- * headers; and, once the server is shutting down, its refusal (503, and the connection closes).
+ * headers; and, once the server is shutting down, its refusal (503, and the connection closes), with its access line.
  */
-export function requestStart(tracker: RequestTracker, origin: RequestOrigin, codec: ResponseCodec): RequestStarts {
+export function requestStart(tracker: RequestTracker, origin: RequestOrigin, codec: ResponseCodec, access: HttpAccessLog): RequestStarts {
   const security = securityHeaders(origin);
-  const refuse = (req: IncomingMessage, res: ServerResponse) => {
+  const refuse = (req: IncomingMessage, res: ServerResponse, requestId: string, started: number) => {
+    access.watch(req, res, requestId, started);
     lingerAfterAnswer(req.socket);
     void sendError(res, shuttingDown(), codec);
     return undefined;
   };
   return {
     setting(req, res) {
+      const started = performance.now();
       const accepted = tracker.begin(res);
       const requestId = assignRequestId(req, res);
       security.apply(req, res);
-      return accepted ? requestId : refuse(req, res);
+      if (!accepted) return refuse(req, res, requestId, started);
+      access.watch(req, res, requestId, started);
+      return requestId;
     },
     holding(req, res) {
       const accepted = tracker.begin(res);
       const requestId = newRequestId(req);
       holdHeaders(res, { requestId, fixed: security.fixedFor(req), cacheControl: undefined });
-      return accepted ? requestId : refuse(req, res);
+      return accepted ? requestId : refuse(req, res, requestId, performance.now());
     },
   };
 }

@@ -26,6 +26,11 @@ export class RequestTracker {
     };
   }
 
+  /** True once `close` has begun: the listener takes no more connections, or is about to. */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
   watch(listener: Server): void {
     this.listener = listener;
     listener.on("connection", (socket: Socket) => {

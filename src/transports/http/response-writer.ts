@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { REQUEST_ID_HEADER } from "../../core/request-id";
 import type { ActionResult } from "../../core/action-result";
 import type { ErrorBody } from "../../core/error-body";
 import { retryAfterOf, type TypedError } from "../../core/errors";
@@ -43,7 +44,7 @@ async function sendWebResponse(res: ServerResponse, response: Response, logger: 
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   if (!response.body) return void res.end();
   await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res).catch((error: unknown) => {
-    logger.debug({ err: error }, "response body stream ended early");
+    logger.debug({ err: error, requestId: res.getHeader(REQUEST_ID_HEADER) }, "response body stream ended early");
   });
 }
 

@@ -8,6 +8,7 @@ import {
   type ReadResourceResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { markActionCall } from "../../core/access-log";
 import { appVersion } from "../../core/app-manifest";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders, type ConnectionInit } from "../../core/connection";
@@ -47,6 +48,7 @@ export function connectionFor(ctx: ServerContext, asking: Pick<ConnectionInit, "
   const progressToken = ctx.mcpReq._meta?.progressToken;
   return new Connection({
     type: CONNECTION_TYPE.mcp,
+    ...(caller?.requestId ? { requestId: caller.requestId } : {}),
     ...(caller?.remoteAddress ? { remoteAddress: caller.remoteAddress } : {}),
     ...(caller?.auth ? { auth: caller.auth } : {}),
     ...(caller?.session ? { session: caller.session } : {}),
@@ -92,9 +94,12 @@ async function runFor<T>(
   answer: (result: ActionResult) => T | Promise<T>,
 ): Promise<T> {
   const controller = callController(call.ctx, herald);
+  const caller = requestCaller.getStore();
+  if (caller) markActionCall(caller.response);
   try {
     const result = await herald.dispatcher.run(call.actionName, call.params ?? {}, call.connection ?? connectionFor(call.ctx), {
       controller,
+      logFields: { jsonrpcId: call.ctx.mcpReq.id },
       ...(call.frames ? { frames: call.frames } : {}),
     });
     return await answer(result);

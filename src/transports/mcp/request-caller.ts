@@ -9,6 +9,10 @@ import type { CallerCalls } from "./in-flight-calls";
  * them and the caller's in-flight calls travel beside it. Absent over stdio.
  */
 export const requestCaller = new AsyncLocalStorage<{
+  /** The HTTP request's id (X-Request-Id), which every line about its messages carries. */
+  requestId: string | undefined;
+  /** The HTTP response: marked as an action call's once a message runs one, so it gets no access line. */
+  response: object;
   remoteAddress: string | undefined;
   headers: IncomingHttpHeaders;
   inFlight: CallerCalls;

@@ -57,7 +57,7 @@ export class ResourceListens {
         const channel = fill(match.entry.channel, match.params);
         const subscription = await channels.subscriptions.subscribe(channel, connection, () => undefined);
         ends.push(() => subscription.close());
-        ends.push(this.watch(channels.broker, channel, uri));
+        ends.push(this.watch(channels.broker, channel, uri, connection.requestId));
       }
     } catch (refusal) {
       await endAll();
@@ -67,8 +67,8 @@ export class ResourceListens {
   }
 
   /** One broker listener per channel in this process, however many streams listen on it. */
-  private watch(broker: ChannelBroker, channel: string, uri: string): () => Promise<void> {
-    const watch = this.watches.get(channel) ?? this.startWatching(broker, channel);
+  private watch(broker: ChannelBroker, channel: string, uri: string, requestId: string | undefined): () => Promise<void> {
+    const watch = this.watches.get(channel) ?? this.startWatching(broker, channel, requestId);
     const { uris } = watch;
     uris.set(uri, (uris.get(uri) ?? 0) + 1);
     let ended = false;
@@ -85,13 +85,14 @@ export class ResourceListens {
     };
   }
 
-  private startWatching(broker: ChannelBroker, channel: string): ChannelWatch {
+  /** `requestId`: the listen request that started the watch, which its failure is logged with. */
+  private startWatching(broker: ChannelBroker, channel: string, requestId: string | undefined): ChannelWatch {
     const uris = new Map<string, number>();
     const stop = broker.subscribe(channel, (eventText) => {
       if (decodeChannelEvent(eventText)?.messageType !== "message") return;
       for (const listened of uris.keys()) this.resourceUpdated(listened);
     });
-    stop.catch((error: unknown) => this.logger.warn({ err: error, channel }, "mcp: could not watch a channel for resource updates"));
+    stop.catch((error: unknown) => this.logger.warn({ err: error, channel, requestId }, "mcp: could not watch a channel for resource updates"));
     const watch = { uris, stop };
     this.watches.set(channel, watch);
     return watch;

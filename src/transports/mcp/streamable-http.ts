@@ -7,9 +7,11 @@ import { CONNECTION_TYPE } from "../../core/constants";
 import type { ResponseCodec } from "../../core/response-codec";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
+import { REQUEST_ID_HEADER } from "../../core/request-id";
 import type { McpCatalog } from "./catalog";
 import { InFlightCalls } from "./in-flight-calls";
 import { ListenStreamsPerCaller } from "./listen-streams-per-caller";
+
 import { connectionAuthOf, writeWebResponse, type McpResourceServer } from "./oauth/resource-server";
 import { requestCaller } from "./request-caller";
 import { rebindingRefusal } from "./request-guard";
@@ -77,7 +79,7 @@ export class StreamableHttpEndpoint {
     private readonly resourceServer?: McpResourceServer,
   ) {
     const { logger } = herald;
-    const onerror = (error: Error) => logger.debug({ err: error }, "mcp: request refused or failed in the SDK");
+    const onerror = (error: Error) => logger.debug({ err: error, requestId: requestCaller.getStore()?.requestId }, "mcp: request refused or failed in the SDK");
     this.handler = createMcpHandler(() => createServer(), { legacy: "stateless", onerror, maxSubscriptions: settings.maxSubscriptions });
     this.serve = toNodeHandler(this.handler, { onerror });
     this.serveChallengeable = toNodeHandler({ fetch: (request, options) => this.answerOrChallenge(request, options) }, { onerror });
@@ -94,6 +96,9 @@ export class StreamableHttpEndpoint {
   }
 
   async handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
+    // Set by the web server's request start, which every mount's request goes through.
+    const header = response.getHeader(REQUEST_ID_HEADER);
+    const requestId = typeof header === "string" ? header : undefined;
     const refusal = rebindingRefusal(request, {
       boundHost: this.boundHost,
       hosts: this.settings.allowedHosts,
@@ -110,10 +115,12 @@ export class StreamableHttpEndpoint {
     this.inFlight.cancelNamedIn(caller, request.body);
     const listened = listenedResources(request.body);
     if (listened && !this.countListen(request, response, remoteAddress, auth)) return;
-    if (listened?.length && !(await this.openListen(listened, request, response, remoteAddress, auth))) return;
+    if (listened?.length && !(await this.openListen(listened, request, response, { remoteAddress, auth, requestId }))) return;
     const signInFor = this.resourceServer && !auth ? signInCandidate(request.body) : undefined;
     const session = (request as { auth?: AuthInfo }).auth?.extra?.session as ConnectionSession | undefined;
     const context = {
+      requestId,
+      response,
       remoteAddress,
       headers: request.headers,
       inFlight: this.inFlight.forCaller(caller),
@@ -178,13 +185,13 @@ export class StreamableHttpEndpoint {
     uris: string[],
     request: IncomingMessage & { body?: unknown },
     response: ServerResponse,
-    remoteAddress: string | undefined,
-    auth: ConnectionAuth | undefined,
+    { remoteAddress, auth, requestId }: { remoteAddress: string | undefined; auth: ConnectionAuth | undefined; requestId: string | undefined },
   ): Promise<boolean> {
     const connection = new Connection({
       type: CONNECTION_TYPE.mcp,
       ...(remoteAddress ? { remoteAddress } : {}),
       ...(auth ? { auth } : {}),
+      ...(requestId ? { requestId } : {}),
       incomingHeaders: request.headers,
     });
     try {

@@ -19,7 +19,8 @@ export interface BeeQueueDriverOptions {
   resultTtlMs: number;
   /** A job whose worker has not checked in for this long is handed to another worker. */
   stallIntervalMs: number;
-  onError?: (error: Error, queue: string) => void;
+  /** `jobId` when the error is about one job (its outcome could not be stored). */
+  onError?: (error: Error, queue: string, jobId?: string) => void;
   /** Where the loss and the return of the driver's own Redis connection are reported. */
   logger?: Logger;
 }
@@ -290,7 +291,7 @@ export class BeeQueueDriver implements QueueDriver {
   private saveAttempt(worker: Worker, queue: string, id: string, record: JobRecord): void {
     this.records.saveAttempt(queueCommandClient(worker.queue), queue, id, record, (error) => {
       // A worker whose queue is closing cannot mark the job done either: it runs again.
-      if (!worker.stopping) this.options.onError?.(error, queue);
+      if (!worker.stopping) this.options.onError?.(error, queue, id);
     });
   }
 

@@ -42,7 +42,10 @@ async function runJob(server: HeraldServer, job: RunningJob): Promise<unknown> {
     ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
   };
   connection.state.task = state;
-  const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, { controller: job.controller });
+  const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, {
+    controller: job.controller,
+    logFields: { jobId: job.id, queue: job.queue },
+  });
   if (answer.kind === "json") return JSON.parse(answer.text) as unknown;
   if (answer.kind === "error") throw new JobFailure(answer.body.error, isRetryable(answer.error) && !isUnencodableResponse(answer.error));
   // A worker frames nothing and tasks do not stream (task-workers-initializer.ts refuses them at boot).

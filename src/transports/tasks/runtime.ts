@@ -70,7 +70,7 @@ export class TaskRuntime {
             prefix: settings.prefix,
             resultTtlMs: settings.resultTtlMs,
             stallIntervalMs: settings.stallIntervalMs,
-            onError: (error, queue) => this.server.logger.error({ err: error, queue }, "task queue error"),
+            onError: (error, queue, jobId) => this.server.logger.error({ err: error, queue, ...(jobId ? { jobId } : {}) }, "task queue error"),
             logger: this.server.logger,
           })
         : new InProcessDriver({ resultTtlMs: settings.resultTtlMs });

@@ -37,7 +37,8 @@ export class TasksInitializer implements Initializer {
       }
     }
     if (!this.runtime.queues().length) return;
-    this.server.health.register("queue", async () => (await this.runtime.driver()).ping());
+    // Calls that enqueue nothing are answered without the queue: down, it makes the server degraded, not down.
+    this.server.health.register("queue", async () => (await this.runtime.driver()).ping(), { essential: false });
     const { meter } = this.server.metrics;
     if (meter) {
       const { observeQueueDepth } = require("./job-metrics") as typeof import("./job-metrics");

@@ -69,20 +69,26 @@ export class SocketClient {
     socket.on("pong", () => {
       this.alive = true;
     });
-    socket.on("error", (error) => context.logger.debug({ err: error, connectionId: connection.id }, "websocket error"));
+    socket.on("error", (error) => context.logger.debug({ err: error, ...this.ids }, "websocket error"));
     this.done = new Promise((resolve) => {
       socket.once("close", (code: number) => {
         this.budget.release();
-        context.logger.debug({ connectionId: connection.id, code }, "websocket closed");
+        context.logger.debug({ ...this.ids, code }, "websocket closed");
         resolve(this.onClose());
       });
     });
   }
 
+  /** What every line about this socket carries: its connection's id, and the id of the HTTP request that upgraded it. */
+  private get ids(): { connectionId: string; requestId?: string } {
+    const { id, requestId } = this.connection;
+    return requestId ? { connectionId: id, requestId } : { connectionId: id };
+  }
+
   /** Pings the peer; terminates it when it did not answer the previous ping. */
   heartbeat(): void {
     if (!this.alive) {
-      this.context.logger.debug({ connectionId: this.connection.id }, "websocket peer stopped answering pings");
+      this.context.logger.debug(this.ids, "websocket peer stopped answering pings");
       this.socket.terminate();
       return;
     }
@@ -161,7 +167,7 @@ export class SocketClient {
 
   private closeForFlood(): void {
     const { remoteAddress } = this.connection;
-    this.context.logger.warn({ connectionId: this.connection.id, remoteAddress }, "websocket client keeps sending past its message budget: closing it");
+    this.context.logger.warn({ ...this.ids, remoteAddress }, "websocket client keeps sending past its message budget: closing it");
     this.context.backoff.backOff(this.connection.addressKey);
     this.socket.close(WS_CLOSE_CODE.messageFlood, "Message rate limit exceeded");
     // A flooder that does not answer the close frame is cut off rather than read for ws's 30 s.
@@ -222,7 +228,7 @@ export class SocketClient {
     try {
       const reload = this.reloadSession();
       if (reload) await reload;
-      const { answer } = await this.context.dispatcher.run(action, params, this.connection, { controller });
+      const { answer } = await this.context.dispatcher.run(action, params, this.connection, { controller, logFields: { messageId } });
       if (answer.kind === "stream") {
         // Read even when no one is left to send to: reading it to its end or return() ends the call.
         await this.stream(messageId, answer.stream, controller);
@@ -230,7 +236,7 @@ export class SocketClient {
         this.reply(messageId, answer);
       }
     } catch (error) {
-      this.context.logger.error({ err: error, action }, "websocket: could not answer an action");
+      this.context.logger.error({ err: error, action, ...this.ids, messageId }, "websocket: could not answer an action");
       // The caller still gets an answer to its messageId, so it never waits for one forever.
       try {
         if (this.inFlight.has(controller)) this.sendError(messageId, error);
@@ -326,7 +332,7 @@ export class SocketClient {
   private inChannelOrder(channel: string, operation: () => Promise<void>): Promise<void> {
     const previous = this.channelQueue.get(channel) ?? Promise.resolve();
     const next = previous.then(operation).catch((error: unknown) => {
-      this.context.logger.error({ err: error, channel }, "websocket: a channel operation failed");
+      this.context.logger.error({ err: error, channel, ...this.ids }, "websocket: a channel operation failed");
     });
     this.channelQueue.set(channel, next);
     void next.then(() => {
@@ -363,7 +369,7 @@ export class SocketClient {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     if (this.socket.bufferedAmount > this.context.settings.maxBuffered) {
       this.context.logger.warn(
-        { connectionId: this.connection.id, bufferedBytes: this.socket.bufferedAmount },
+        { ...this.ids, bufferedBytes: this.socket.bufferedAmount },
         "websocket client is not reading what it is sent: closing it",
       );
       this.socket.close(WS_CLOSE_CODE.slowReader, "Send buffer limit exceeded");

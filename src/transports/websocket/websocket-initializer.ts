@@ -3,11 +3,13 @@ import type { Duplex } from "node:stream";
 import { injectable } from "tsyringe";
 import { WebSocket, WebSocketServer } from "ws";
 import { ChannelSubscriptions } from "../../channels/channel-subscriptions";
+import { pathOfUrl, writeAccessLine } from "../../core/access-log";
 import { Connection, flattenHeaders } from "../../core/connection";
 import { addressKey } from "../../core/caller-address";
 import { CONNECTION_TYPE, RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
+import { REQUEST_ID_HEADER, requestIdFrom } from "../../core/request-id";
 import { HeraldServer } from "../../core/server";
 import type { Session } from "../../sessions/session";
 import { SessionManager } from "../../sessions/session-manager";
@@ -39,6 +41,8 @@ export class WebSocketInitializer implements Initializer {
   private readonly clients = new Set<SocketClient>();
   /** The Set-Cookie that refreshes (or clears) the session cookie, per upgrade request. */
   private readonly upgradeCookies = new WeakMap<IncomingMessage, string>();
+  /** Each upgrade request's id and when it came in, for its answer's X-Request-Id and its access line. */
+  private readonly upgrades = new WeakMap<IncomingMessage, UpgradeRequest>();
   private pingTimer: NodeJS.Timeout | undefined;
   private closing = false;
   private channels!: ChannelSubscriptions;
@@ -76,6 +80,8 @@ export class WebSocketInitializer implements Initializer {
     wss.on("headers", (headers: string[], request: IncomingMessage) => {
       const cookie = this.upgradeCookies.get(request);
       if (cookie) headers.push(`Set-Cookie: ${cookie}`);
+      const upgrade = this.upgrades.get(request);
+      if (upgrade) headers.push(`${REQUEST_ID_HEADER}: ${upgrade.requestId}`);
     });
     this.wss = wss;
     this.httpServer = httpServer;
@@ -100,35 +106,47 @@ export class WebSocketInitializer implements Initializer {
   }
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    if (pathOf(request) !== this.settings.path) {
+    const upgrade = { requestId: requestIdFrom(request.headers["x-request-id"]), started: performance.now() };
+    if (pathOfUrl(request.url) !== this.settings.path) {
       // Another part may serve upgrades on its own path; when none does, say so rather than hang.
       if (this.httpServer?.listenerCount("upgrade") === 1) {
-        refuseUpgrade(socket, new TypedError({ message: "Not found", type: ErrorType.CONNECTION_NOT_FOUND }), this.server.codec);
+        this.refuse(request, socket, upgrade, new TypedError({ message: "Not found", type: ErrorType.CONNECTION_NOT_FOUND }));
       }
       return;
     }
+    this.upgrades.set(request, upgrade);
     socket.on("error", () => undefined);
-    this.upgrade(request, socket, head).catch((error: unknown) => {
-      this.server.logger.error({ err: error }, "websocket upgrade failed");
+    this.upgrade(request, socket, head, upgrade).catch((error: unknown) => {
+      this.server.logger.error({ err: error, requestId: upgrade.requestId }, "websocket upgrade failed");
       socket.destroy();
     });
   };
 
-  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const { codec } = this.server;
-    if (this.closing) return refuseUpgrade(socket, shuttingDown(), codec);
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, upgrade: UpgradeRequest): Promise<void> {
+    if (this.closing) return this.refuse(request, socket, upgrade, shuttingDown());
     const remoteAddress = this.server.callerAddress(request);
     const retryAfter = this.backoff.retryAfter(addressKey(remoteAddress));
-    if (retryAfter !== undefined) return refuseUpgrade(socket, backedOff(retryAfter), codec, { "Retry-After": String(retryAfter) });
+    if (retryAfter !== undefined) return this.refuse(request, socket, upgrade, backedOff(retryAfter), { "Retry-After": String(retryAfter) });
     const verdict = judgeOrigin(request, this.settings.allowedOrigins);
     if (!verdict.accepted) {
       const error = new TypedError({ message: "This origin may not open a WebSocket here", type: ErrorType.CONNECTION_FORBIDDEN, key: "origin" });
-      return refuseUpgrade(socket, error, codec);
+      return this.refuse(request, socket, upgrade, error);
     }
     const session = await this.openSession(request, verdict.withSession);
     const wss = this.wss;
-    if (this.closing || !wss) return refuseUpgrade(socket, shuttingDown(), codec);
-    wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, remoteAddress, session));
+    if (this.closing || !wss) return this.refuse(request, socket, upgrade, shuttingDown());
+    wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, request, remoteAddress, session, upgrade));
+  }
+
+  /** Answers an upgrade with an error, and logs it as a request that is not an action call. */
+  private refuse(request: IncomingMessage, socket: Duplex, upgrade: UpgradeRequest, error: TypedError, headers: Record<string, string> = {}): void {
+    refuseUpgrade(socket, error, this.server.codec, { ...headers, [REQUEST_ID_HEADER]: upgrade.requestId });
+    this.logUpgrade(request, upgrade, error.status);
+  }
+
+  private logUpgrade(request: IncomingMessage, upgrade: UpgradeRequest, status: number): void {
+    const { requestId, started } = upgrade;
+    writeAccessLine(this.server.logger, { method: request.method, path: pathOfUrl(request.url), status, durationMs: performance.now() - started, requestId });
   }
 
   /** The session of the cookie the upgrade carries, when its origin may use it; an anonymous one otherwise. */
@@ -142,9 +160,11 @@ export class WebSocketInitializer implements Initializer {
     return session;
   }
 
-  private accept(ws: WebSocket, request: IncomingMessage, remoteAddress: string | undefined, session: Session | undefined): void {
+  private accept(ws: WebSocket, request: IncomingMessage, remoteAddress: string | undefined, session: Session | undefined, upgrade: UpgradeRequest): void {
+    this.logUpgrade(request, upgrade, 101);
     const connection = new Connection({
       type: CONNECTION_TYPE.websocket,
+      requestId: upgrade.requestId,
       ...(remoteAddress ? { remoteAddress } : {}),
       ...(session ? { session } : {}),
       headers: flattenHeaders(request.headers),
@@ -159,9 +179,14 @@ export class WebSocketInitializer implements Initializer {
     });
     this.clients.add(client);
     void client.done.then(() => this.clients.delete(client));
-    this.server.logger.debug({ connectionId: connection.id, remoteAddress }, "websocket connected");
+    this.server.logger.debug({ connectionId: connection.id, requestId: upgrade.requestId, remoteAddress }, "websocket connected");
     if (this.closing) ws.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
   }
+}
+
+interface UpgradeRequest {
+  requestId: string;
+  started: number;
 }
 
 function backedOff(retryAfter: number): TypedError {
@@ -170,10 +195,4 @@ function backedOff(retryAfter: number): TypedError {
     type: ErrorType.CONNECTION_RATE_LIMITED,
     value: { retryAfter },
   });
-}
-
-function pathOf(request: IncomingMessage): string {
-  const url = request.url ?? "/";
-  const end = url.search(/[?#]/);
-  return end === -1 ? url : url.slice(0, end);
 }

@@ -9,6 +9,8 @@ import type { ActionTarget } from "../../../src/transports/http/action-router";
 import { corsForActions } from "../../../src/transports/http/cors";
 import { compileRoutes } from "../../../src/transports/http/route-table";
 import { ResponseCodec } from "../../../src/core/response-codec";
+import { HttpAccessLog } from "../../../src/transports/http/access-log";
+import pino from "pino";
 
 /**
  * Which requests the action path takes and which it leaves to Express, over a real socket: a
@@ -48,6 +50,7 @@ function start(corsOrigins: string[]): Promise<void> {
     crossSite: () => undefined,
     start: () => "id-1",
     failure: { codec: new ResponseCodec(true), bodyLimit: 1024, logger: console as never },
+    access: new HttpAccessLog(pino({ level: "silent" })),
   });
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (!taken(req, res)) res.end("express");

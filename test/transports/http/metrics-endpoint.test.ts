@@ -71,11 +71,21 @@ test("a token too short, or a Basic credential without its password, fails the b
   await expect(boot({ METRICS_BASIC_AUTH: "prometheus" })).rejects.toMatchObject({ type: ErrorType.CONFIG_ERROR, key: "METRICS_BASIC_AUTH" });
 });
 
-test("a workers-only process serves /metrics on METRICS_PORT, and 404 elsewhere", async () => {
+test("a workers-only process serves /metrics and the probes on METRICS_PORT, and 404 elsewhere", async () => {
   const port = await freePort();
   await boot({ METRICS_PORT: String(port) }, RUN_MODE.workers);
   const answered = await fetch(`http://127.0.0.1:${port}/metrics`);
   expect(answered.status).toBe(200);
   expect(await answered.text()).toContain("v8js_memory_heap_used");
+  expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
+  const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+  expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { status: "ok" } });
   expect((await fetch(`http://127.0.0.1:${port}/api/greet`)).status).toBe(404);
+});
+
+test("in production without a credential, a workers-only process's port still serves the probes, and /metrics is 404", async () => {
+  const port = await freePort();
+  await boot({ METRICS_PORT: String(port), NODE_ENV: "production", HOST: "127.0.0.1", SESSION_SECRET: "s".repeat(32) }, RUN_MODE.workers);
+  expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+  expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
 });

@@ -20,6 +20,8 @@ test("GET /api/status reports name, the app's version, uptime and healthy servic
     version: "3.1.4",
     uptime: expect.any(Number),
     healthy: true,
+    status: "ok",
+    down: [],
     services: expect.objectContaining({ cache: { healthy: true, latencyMs: expect.any(Number) } }),
   });
   // Seconds since the server booted: more than nothing, less than since this file was loaded.
@@ -41,9 +43,47 @@ test("a service that is down makes it 503 CONNECTION_SERVICE_UNAVAILABLE, whose 
     name: "fixture",
     version: "3.1.4",
     healthy: false,
+    status: "down",
+    down: ["database"],
     services: {
       cache: { healthy: true },
       database: { healthy: false, error: "connection refused" },
     },
   });
+});
+
+test("an optional service that is down makes it degraded: 200, naming which", async () => {
+  testServer().health.register(
+    "cache",
+    () => {
+      throw new Error("connection refused");
+    },
+    { essential: false },
+  );
+  const response = await fetch(`${serverUrl()}/api/status`);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({
+    healthy: true,
+    status: "degraded",
+    down: ["cache"],
+    services: { cache: { healthy: false, optional: true, error: "connection refused" }, database: { healthy: true } },
+  });
+});
+
+test("an essential service down beside an optional one: 503 naming only the essential one in its message", async () => {
+  testServer().health.register("cache", () => Promise.reject(new Error("gone")), { essential: false });
+  testServer().health.register("database", () => Promise.reject(new Error("gone")));
+  const response = await fetch(`${serverUrl()}/api/status`);
+  expect(response.status).toBe(503);
+  const { error } = await response.json();
+  expect(error.message).toBe("Unavailable: database is down");
+  expect(error.value).toMatchObject({ healthy: false, status: "down", down: ["cache", "database"] });
+});
+
+test("an app can mark a service Herald registers as optional essential", async () => {
+  testServer().health.register("cache", () => Promise.reject(new Error("gone")), { essential: false });
+  testServer().health.setEssential("cache", true);
+  const response = await fetch(`${serverUrl()}/api/status`);
+  expect(response.status).toBe(503);
+  expect((await response.json()).error.value.services.cache).toEqual({ healthy: false, error: "gone", latencyMs: expect.any(Number) });
 });

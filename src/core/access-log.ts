@@ -1,0 +1,54 @@
+import { isLevelOn, type Logger } from "./logger";
+
+/** One request that no action call logs (a 404, a refusal, a static file, a mount's answer). */
+export interface AccessEntry {
+  method: string | undefined;
+  /** The path alone: a query string may carry secrets (tokens, codes). */
+  path: string;
+  status: number;
+  durationMs: number;
+  requestId: string | undefined;
+  /** Present, and true, when the client left before the answer was whole. */
+  aborted?: true;
+}
+
+/**
+ * Paths a load balancer or a scraper asks for every few seconds: their lines go at debug, so that
+ * probing fills no log at info.
+ */
+const PROBE_PATHS: ReadonlySet<string> = new Set(["/livez", "/readyz", "/metrics"]);
+
+/** The level of the access line of a request for `path`. */
+export function accessLevelOf(path: string): "debug" | "info" {
+  return PROBE_PATHS.has(path) ? "debug" : "info";
+}
+
+/** Whether an access line for `path` would be written at the logger's level: when not, the request need not be watched. */
+export function isAccessLogged(logger: Logger, path: string): boolean {
+  return isLevelOn(logger, accessLevelOf(path));
+}
+
+/** The access line of a request that is not an action call: the dispatcher's request log is an action call's line. */
+export function writeAccessLine(logger: Logger, entry: AccessEntry): void {
+  const line = { ...entry, durationMs: Math.round(entry.durationMs * 1000) / 1000 };
+  logger[accessLevelOf(entry.path)](line, "request");
+}
+
+/** Responses whose request became an action call, which the dispatcher's request log covers. */
+const actionCalls = new WeakSet<object>();
+
+/** Marks a response as an action call's (HTTP, or an MCP message that runs an action): it gets no access line. */
+export function markActionCall(response: object): void {
+  actionCalls.add(response);
+}
+
+export function isActionCall(response: object): boolean {
+  return actionCalls.has(response);
+}
+
+/** The path of a request URL, without its query string or fragment. */
+export function pathOfUrl(url: string | undefined): string {
+  const text = url ?? "/";
+  const end = text.search(/[?#]/);
+  return end === -1 ? text : text.slice(0, end);
+}
