@@ -1,11 +1,11 @@
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
-import { connect } from "node:net";
+import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOOK_TIMEOUT, waitFor } from "herald/testing";
 import { HeraldProcess } from "./support/herald-process";
 import { call } from "./support/http";
+import { getOver, refusesConnections } from "./support/kept-alive";
 import { deleteAppKeys, SHARED_REDIS_URL, uniqueAppName } from "./support/shared-redis";
 
 /** `/readyz` of a real `herald start` process turns 503 at SIGTERM, while the calls in flight still finish. */
@@ -25,35 +25,6 @@ afterAll(async () => {
   await deleteAppKeys(name);
   rmSync(scratch, { recursive: true, force: true });
 }, HOOK_TIMEOUT);
-
-/** One GET over `agent`, with whether it went over a socket the agent kept alive. */
-function getOver(agent: Agent, url: string): Promise<{ status: number; connection: string | undefined; body: any; reusedSocket: boolean }> {
-  return new Promise((resolve, reject) => {
-    const sent = request(url, { agent }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode!, connection: response.headers.connection, body: JSON.parse(text), reusedSocket: sent.reusedSocket }),
-      );
-    });
-    sent.on("error", reject);
-    sent.end();
-  });
-}
-
-/** Whether the listener at `url` refuses new connections, as it does once it has stopped accepting. */
-function refusesConnections(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", () => resolve(true));
-  });
-}
 
 test("at SIGTERM /readyz turns 503 over a kept-alive connection while the listener drains, and the call in flight still finishes", async () => {
   const herald = await start();

@@ -1,9 +1,9 @@
-import { Agent, request } from "node:http";
-import { connect } from "node:net";
+import { Agent } from "node:http";
 import { join } from "node:path";
 import { HOOK_TIMEOUT, waitFor } from "herald/testing";
 import { HeraldProcess } from "./support/herald-process";
 import { call } from "./support/http";
+import { getOver, refusesConnections } from "./support/kept-alive";
 import { deleteAppKeys, SHARED_REDIS_URL, uniqueAppName } from "./support/shared-redis";
 import { WsClient } from "./support/ws-client";
 
@@ -67,35 +67,6 @@ test("a second SIGTERM forces the exit while the first is still waiting for work
   // Forced: the request in hand is cut off rather than answered.
   await expect(endless).rejects.toThrow();
 });
-
-/** One GET over `agent`, with whether it went over a socket the agent kept alive. */
-function getOver(agent: Agent, url: string): Promise<{ status: number; connection: string | undefined; body: any; reusedSocket: boolean }> {
-  return new Promise((resolve, reject) => {
-    const sent = request(url, { agent }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode!, connection: response.headers.connection, body: JSON.parse(text), reusedSocket: sent.reusedSocket }),
-      );
-    });
-    sent.on("error", reject);
-    sent.end();
-  });
-}
-
-/** Whether the listener at `url` refuses new connections, as it does once it has stopped accepting. */
-function refusesConnections(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", () => resolve(true));
-  });
-}
 
 test("a request on an idle kept-alive socket after SIGTERM is answered 503 with Connection: close, not reset", async () => {
   const herald = await start({ HTTP_SHUTDOWN_TIMEOUT: "60000" });
