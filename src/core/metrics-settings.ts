@@ -66,18 +66,25 @@ function otlpSettings(values: z.output<typeof environmentSchema>): OtlpMetricsSe
   return { url, protocol, intervalMs: values.OTEL_METRIC_EXPORT_INTERVAL, timeoutMs: values.OTEL_METRIC_EXPORT_TIMEOUT };
 }
 
+/** `user:password`, split at its first colon; undefined when either side is empty. */
+function userAndPassword(credential: string): { user: string; password: string } | undefined {
+  const [user, ...rest] = credential.split(":");
+  const password = rest.join(":");
+  return user && password ? { user, password } : undefined;
+}
+
 /** The metrics settings, from `METRICS_*` and the standard `OTEL_*` variables. */
 export function readMetricsSettings(config: Pick<HeraldConfig, "raw" | "name">): MetricsSettings {
   const values = readSettings(environmentSchema, config);
   const { METRICS_TOKEN: token, METRICS_BASIC_AUTH: basic } = values;
   if (token !== undefined && token.length < MIN_METRICS_TOKEN) throw configError(`must be at least ${MIN_METRICS_TOKEN} characters long`, "METRICS_TOKEN");
-  const separator = basic?.indexOf(":") ?? -1;
-  if (basic !== undefined && (separator < 1 || separator === basic.length - 1)) throw configError("must be user:password", "METRICS_BASIC_AUTH");
+  const basicAuth = basic === undefined ? undefined : userAndPassword(basic);
+  if (basic !== undefined && !basicAuth) throw configError("must be user:password", "METRICS_BASIC_AUTH");
   const otlp = otlpSettings(values);
   return {
     enabled: values.METRICS === "true",
     ...(token ? { token } : {}),
-    ...(basic ? { basicAuth: { user: basic.slice(0, separator), password: basic.slice(separator + 1) } } : {}),
+    ...(basicAuth ? { basicAuth } : {}),
     public: values.METRICS_PUBLIC === "true",
     ...(values.METRICS_PORT !== undefined ? { port: values.METRICS_PORT } : {}),
     ...(otlp ? { otlp } : {}),
