@@ -64,6 +64,18 @@ describe("HTTP", () => {
     expect(http.attributes["http.route"]).toBeUndefined();
     expect(http.attributes["http.response.status_code"]).toBe(404);
   });
+
+  test("a request outside the API, which Express answers, gets its server span too, continuing the caller's traceparent", async () => {
+    const caller = remoteParent();
+    const response = await fetch(`${serverUrl()}/no-such-page`, { headers: { traceparent: caller.traceparent } });
+    expect(response.status).toBe(404);
+    const http = await one((span) => span.attributes["url.path"] === "/no-such-page");
+    expect(http.name).toBe("GET");
+    expect(http.kind).toBe(SpanKind.SERVER);
+    expect(parentOf(http)).toBe(caller.spanId);
+    expect(http.attributes["http.route"]).toBeUndefined();
+    expect(http.attributes["http.response.status_code"]).toBe(404);
+  });
 });
 
 describe("tasks (in process)", () => taskTraces(exporter, "herald", getUser));
@@ -108,7 +120,7 @@ describe("MCP", () => {
     return (await mcp.listTools()).tools.find((tool) => tool.name.includes("user"))!.name;
   }
 
-  test("a tool call's span continues the HTTP request's traceparent header", async () => {
+  test("a tool call's span is a child of its HTTP request's span, which continues the traceparent header", async () => {
     const caller = remoteParent();
     const mcp = await client({ traceparent: caller.traceparent });
     try {
@@ -117,7 +129,10 @@ describe("MCP", () => {
       await mcp.callTool({ name: tool, arguments: { id: "m1" } });
       const request = await one(named(`tools/call ${tool}`));
       expect(request.kind).toBe(SpanKind.SERVER);
-      expect(parentOf(request)).toBe(caller.spanId);
+      const post = await one((span) => span.name === "POST /mcp" && span.spanContext().spanId === parentOf(request));
+      expect(post.kind).toBe(SpanKind.SERVER);
+      expect(post.attributes).toMatchObject({ "http.route": "/mcp", "http.request.method": "POST", "http.response.status_code": 200 });
+      expect(parentOf(post)).toBe(caller.spanId);
       expect(request.spanContext().traceId).toBe(caller.traceId);
       expect(request.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" });
       expect(typeof request.attributes["jsonrpc.request.id"]).toBe("string");

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 import express, { Express, RequestHandler } from "express";
 import { allowsTransport } from "../../core/action-transports";
+import { isTracing } from "../../core/tracing";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { serverReadiness } from "../../core/readiness";
 import type { HeraldServer } from "../../core/server";
@@ -25,6 +26,7 @@ import { requestOrigin } from "./request-origin";
 import { type RequestStart, requestStart } from "./request-start";
 import type { RequestTracker } from "./request-tracker";
 import { compileRoutes } from "./route-table";
+import { HttpServerSpan } from "./http-span";
 import { routeTemplate } from "./route-template";
 import type { HttpSettings } from "./settings";
 import type { SiteRootHandler } from "./site-root";
@@ -108,6 +110,8 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   return (req, res) => {
     for (const handler of siteRoot) if (handler(req, res)) return;
     metrics?.begin(req, res);
-    if (!answered(req, res)) app(req, res);
+    if (answered(req, res)) return;
+    if (isTracing()) HttpServerSpan.outsideActions(req, res, server.httpMounts).within(() => app(req, res));
+    else app(req, res);
   };
 }

@@ -14,7 +14,10 @@ import {
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
 } from "@opentelemetry/semantic-conventions";
+import type { HttpMount } from "../../core/ports/http-mount";
 import { continuedContext, heraldTracer, withinSpan } from "../../core/tracing";
+import { mountServing } from "./mounts";
+import { requestTarget } from "./request-target";
 
 const KNOWN_METHODS = new Set(METHODS);
 
@@ -27,7 +30,7 @@ function hostAttributes(host: string | undefined, tls: boolean): Record<string, 
 }
 
 /**
- * The server span of one request on the action path, after the stable HTTP semantic conventions:
+ * The server span of one HTTP request, after the stable HTTP semantic conventions:
  * `GET /api/users/:id` once its route is known (`GET` alone for a request no route serves),
  * continuing the caller's `traceparent`; it ends when the response does.
  */
@@ -59,6 +62,18 @@ export class HttpServerSpan {
       this.parent,
     );
     res.once("close", () => this.end(res));
+  }
+
+  /**
+   * The span of a request the Express application answers (a mount such as `/mcp` or `/oauth`, a
+   * static file, the 404): named by the mount that serves it, by its method alone otherwise.
+   */
+  static outsideActions(req: IncomingMessage, res: ServerResponse, mounts: readonly HttpMount[]): HttpServerSpan {
+    const pathname = requestTarget(req)?.pathname ?? "/";
+    const span = new HttpServerSpan(req, res, pathname);
+    const mount = mounts.length > 0 ? mountServing(mounts, pathname) : undefined;
+    if (mount) span.routed(mount.path);
+    return span;
   }
 
   /** Names the span by the route that serves the request (its template, prefix included). */

@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import { ATTR_ERROR_TYPE } from "@opentelemetry/semantic-conventions";
 import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import {
@@ -47,17 +47,26 @@ function failed(span: Span, type: string, message?: string): void {
 }
 
 /**
+ * The context an MCP request's span continues: its `_meta.traceparent`, which belongs to this one
+ * message; else the HTTP request's span, already a child of the request's `traceparent` header;
+ * else (a transport with no span of its own) that header.
+ */
+function parentOf(meta: Record<string, unknown> | undefined, headers: Readonly<Record<string, unknown>> | undefined): Context {
+  const active = context.active();
+  if (typeof meta?.traceparent === "string") return continuedContext(meta, active);
+  return trace.getSpan(active) ? active : continuedContext(headers, active);
+}
+
+/**
  * Handles one MCP request within a SERVER span named `tools/call get-weather` (the method, and
- * the tool or prompt it names). Its parent is the trace context of the request's
- * `params._meta.traceparent` when it has one, else of the HTTP request's `traceparent` header:
- * `_meta` belongs to this one message, a header to the HTTP request that may carry several. A
- * JSON-RPC error, or a tool result with `isError`, marks it failed.
+ * the tool or prompt it names), whose parent `parentOf` chooses. A JSON-RPC error, or a tool
+ * result with `isError`, marks it failed.
  */
 export async function withinMcpSpan<T>(ctx: ServerContext, target: McpTarget, handle: () => Promise<T>): Promise<T> {
   if (!isTracing()) return handle();
   const headers = requestCaller.getStore()?.headers;
   const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
-  const parent = continuedContext(typeof meta?.traceparent === "string" ? meta : headers, context.active());
+  const parent = parentOf(meta, headers);
   const named = target.tool ?? target.prompt;
   const span = heraldTracer().startSpan(
     named === undefined ? ctx.mcpReq.method : `${ctx.mcpReq.method} ${named}`,
