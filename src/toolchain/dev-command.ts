@@ -1,25 +1,26 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, watch, type FSWatcher } from "node:fs";
+import { existsSync } from "node:fs";
 import { setPriority } from "node:os";
 import { basename, join, relative, sep } from "node:path";
 import type { Argv } from "yargs";
 import { ExitCode } from "../core/constants";
+import { type AppWatcher, IGNORED_FOLDERS, watchApp } from "./app-watcher";
 import type { CommandOutput } from "./command-output";
 import { noAppError } from "./cli-app";
 import type { DevMessage } from "./dev-reloads";
 
-/** Folders of an app whose changes are not its code: its data, caches, dependencies and builds. */
-const IGNORED = new Set([".herald", ".data", "node_modules", "dist", ".git", "coverage"]);
 const CODE_FILE = /\.(?:[cm]?[jt]s|json)$/;
+/** Files beside the code that no module loads at run time: a lockfile, and type declarations (the generated client types among them). */
+const NOT_LOADED = /(?:^|[\\/])package-lock\.json$|\.d\.[cm]?ts$/;
 /** Changes that come together (an editor's save, a git checkout) make one reload. */
 const SETTLE_MS = 50;
 
 /** Whether a change to `file` (relative to the app root) is one to reload the app for. */
 export function reloadsFor(file: string): boolean {
   const parts = file.split(sep);
-  if (parts.some((part) => IGNORED.has(part))) return false;
+  if (parts.some((part) => IGNORED_FOLDERS.has(part))) return false;
   if (parts[0] === "test" || parts[0] === "spec" || /\.test\.[jt]s$/.test(file)) return false;
-  return CODE_FILE.test(file);
+  return CODE_FILE.test(file) && !NOT_LOADED.test(file);
 }
 
 /**
@@ -45,7 +46,7 @@ class DevSupervisor {
   private child: ChildProcess | undefined;
   private checker: ChildProcess | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private watcher: FSWatcher | undefined;
+  private watcher: AppWatcher | undefined;
   private restarting: Promise<void> | undefined;
   private stopping = false;
 
@@ -56,10 +57,10 @@ class DevSupervisor {
 
   start(): void {
     this.spawnServer();
-    this.watcher = watch(this.appDir, { recursive: true }, (_event, name) => {
-      if (!name || !reloadsFor(name.toString())) return;
+    this.watcher = watchApp(this.appDir, (file) => {
+      if (!reloadsFor(file)) return;
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.reload(name.toString()), SETTLE_MS);
+      this.timer = setTimeout(() => void this.reload(file), SETTLE_MS);
     });
     this.checkTypes();
   }
@@ -67,7 +68,7 @@ class DevSupervisor {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
-    this.watcher?.close();
+    await this.watcher?.close();
     this.checker?.kill();
     await this.stopServer();
   }

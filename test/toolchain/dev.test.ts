@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { HOOK_TIMEOUT, waitFor } from "herald/testing";
@@ -157,6 +157,67 @@ test("what a reload replaced is released: the old code's classes are not kept in
   expect(((await probe()) as Served & { alive: number }).alive).toBe(1);
 }, 90_000);
 
+/** The probe at `version`, written the way an editor's atomic save (or `sed -i`, or `mv`) writes it: a new file renamed over the old. */
+function renameProbeOver(version: number): void {
+  const temporary = join(appDir, "actions", `.probe.ts.${version}.tmp`);
+  writeFileSync(
+    temporary,
+    `import { Action, HTTP_METHOD, Web } from "herald";\n\n@Action({ name: "dev:probe" })\n@Web({ route: "/probe", method: HTTP_METHOD.GET })\nexport class DevProbe {\n  async run() {\n    return { version: ${version}, pid: process.pid, kept: (globalThis as any).devKept };\n  }\n}\n`,
+  );
+  renameSync(temporary, join(appDir, "actions", "probe.ts"));
+}
+
+test("a file renamed over its original (an atomic save) is served, and so is every save of it after that, in place or renamed over", async () => {
+  renameProbeOver(20);
+  await served(20);
+  renameProbeOver(21);
+  await served(21);
+  writeProbe(22);
+  await served(22);
+  renameProbeOver(23);
+  await served(23);
+}, 90_000);
+
+test("a file deleted, then created again, is served", async () => {
+  rmSync(join(appDir, "actions", "probe.ts"));
+  await waitFor(async () => (await probe()) === 404, { timeout: 60_000, interval: 50 });
+  writeProbe(24);
+  await served(24);
+}, 90_000);
+
+test("many files written at once, as a branch checkout writes them, are all served", async () => {
+  const extra = (name: string, answer: number) =>
+    writeFileSync(
+      join(appDir, "actions", `${name}.ts`),
+      `import { Action, HTTP_METHOD, Web } from "herald";\n\n@Action({ name: "dev:${name}" })\n@Web({ route: "/${name}", method: HTTP_METHOD.GET })\nexport class Dev${name} {\n  async run() {\n    return { answer: ${answer} };\n  }\n}\n`,
+    );
+  writeProbe(25);
+  for (const name of ["alpha", "beta", "gamma"]) extra(name, 25);
+  await served(25);
+  for (const name of ["alpha", "beta", "gamma"]) {
+    await waitFor(async () => (await fetch(`${base}/api/${name}`)).status === 200, { timeout: 60_000, interval: 50 });
+    expect(await (await fetch(`${base}/api/${name}`)).json()).toEqual({ answer: 25 });
+  }
+}, 90_000);
+
+test("an action in a folder made after herald dev started is served, and so is its next save", async () => {
+  const folder = join(appDir, "actions", "added");
+  mkdirSync(folder);
+  const write = (answer: number) =>
+    writeFileSync(
+      join(folder, "late.ts"),
+      `import { Action, HTTP_METHOD, Web } from "herald";\n\n@Action({ name: "dev:late" })\n@Web({ route: "/late", method: HTTP_METHOD.GET })\nexport class DevLate {\n  async run() {\n    return { answer: ${answer} };\n  }\n}\n`,
+    );
+  const lateAnswer = async () => {
+    const response = await fetch(`${base}/api/late`);
+    return response.status === 200 ? ((await response.json()) as { answer: number }).answer : undefined;
+  };
+  write(1);
+  await waitFor(async () => (await lateAnswer()) === 1, { timeout: 60_000, interval: 50 });
+  write(2);
+  await waitFor(async () => (await lateAnswer()) === 2, { timeout: 60_000, interval: 50 });
+}, 90_000);
+
 test("a change to the app's config starts a new process", async () => {
   const before = (await probe()) as Served;
   writeFileSync(join(appDir, "herald.config.ts"), `import { defineConfig } from "herald";\n\n// changed\nexport default defineConfig({ actions: "actions" });\n`);
@@ -180,7 +241,20 @@ test("what a change starts a new process for: the app's config and what decides 
   expect(["actions/user.ts", "initializers/db.ts", "lib/config.json", "actions/herald.config.ts"].filter(restartsFor)).toEqual([]);
 });
 
-test("what a change reloads the app for: its code, not its data, caches, dependencies or tests", () => {
+test("what a change reloads the app for: its code, not its data, caches, dependencies, tests, lockfile or type declarations", () => {
   expect(["actions/user.ts", "initializers/db.ts", "herald.config.ts", "lib/services/mail.js", "config/feature.json"].filter(reloadsFor)).toHaveLength(5);
-  expect(["node_modules/x/index.js", ".herald/compile-cache.json", ".data/pglite/base", "dist/index.js", "test/users.test.ts", "actions/users.test.ts", "README.md"].filter(reloadsFor)).toEqual([]);
+  expect(
+    [
+      "node_modules/x/index.js",
+      ".herald/compile-cache.json",
+      ".data/pglite/base",
+      "dist/index.js",
+      "test/users.test.ts",
+      "actions/users.test.ts",
+      "README.md",
+      "package-lock.json",
+      "herald-client.d.ts",
+      "types/globals.d.ts",
+    ].filter(reloadsFor),
+  ).toEqual([]);
 });
