@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-import "reflect-metadata";
-import { runCli } from "./cli-program";
+import { unsupportedNodeRefusal } from "./core/node-version";
 
+const refusal = unsupportedNodeRefusal();
+if (refusal) {
+  process.stderr.write(`${refusal}\n`);
+  process.exit(1);
+}
+
+require("reflect-metadata");
 // The TypeScript hook is registered by the commands that load the app, so that `--help`,
 // `new` and `--version` stay quick.
-void runCli();
+void (require("./cli-program") as typeof import("./cli-program")).runCli();
