@@ -20,6 +20,7 @@ import { startTracesSdk } from "./observability/traces-sdk";
 import { findAppDir } from "./core/app-config";
 import { appManifest } from "./core/app-manifest";
 import { resolveEnvironment } from "./core/config";
+import { loadEnvFilesIntoProcess } from "./core/env-files";
 
 /**
  * The framework initializers every app gets, one per transport. Transports register here and
@@ -53,10 +54,10 @@ export const BUILTIN_ACTIONS: (new (...args: any[]) => ActionDefinition)[] = [St
  * docs/observability.md): the server's logger then carries trace ids from its first line.
  */
 function startTraces(options: Pick<ServerOptions, "appDir" | "env">): void {
-  startTracesSdk(() => {
-    const appDir = options.appDir ?? findAppDir();
-    return resolveEnvironment(options.env ?? process.env).NAME ?? (appDir ? appManifest(appDir).name : undefined);
-  });
+  const appDir = options.appDir ?? findAppDir();
+  // The SDK reads OTEL_* from process.env: an app's env files set them too.
+  if (appDir && !options.env) loadEnvFilesIntoProcess(appDir);
+  startTracesSdk(() => resolveEnvironment(options.env ?? process.env).NAME ?? (appDir ? appManifest(appDir).name : undefined));
 }
 
 /** A server with every framework transport, for the given app. */

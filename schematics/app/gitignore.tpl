@@ -3,3 +3,6 @@ dist/
 coverage/
 .herald/
 *.log
+.env
+.env.*
+!.env.example

@@ -4,6 +4,7 @@ import { loadAppConfig, findAppDir, ResolvedAppConfig } from "./app-config";
 import { appManifest } from "./app-manifest";
 import { type CallerAddress, callerAddressRule } from "./caller-address";
 import { HeraldConfig, loadConfig } from "./config";
+import { loadEnvFilesIntoProcess, withEnvFiles } from "./env-files";
 import { LogLevel, RUN_MODE } from "./constants";
 import { applyOverrides, ProviderOverride, rootContainer } from "./container";
 import { Connection } from "./connection";
@@ -96,7 +97,10 @@ export class HeraldServer {
     if (this.loaded) return this;
     this.loaded = true;
     const appDir = this.options.appDir ?? findAppDir();
-    this.config = loadConfig(this.options.env ?? process.env, appDir ? { name: appManifest(appDir).name } : {});
+    // A process of the app's own (no env given) takes its env files into process.env, for the app's code to read too.
+    if (appDir && !this.options.env) loadEnvFilesIntoProcess(appDir);
+    const env = this.options.env ?? process.env;
+    this.config = loadConfig(appDir ? withEnvFiles(appDir, env) : env, appDir ? { name: appManifest(appDir).name } : {});
     this.callerAddress = callerAddressRule(this.config.trustProxy);
     this.codec = new ResponseCodec(this.config.production);
     this.shutdownDelay = readShutdownDelay(this.config);

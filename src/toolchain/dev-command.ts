@@ -15,8 +15,14 @@ const NOT_LOADED = /(?:^|[\\/])package-lock\.json$|\.d\.[cm]?ts$/;
 /** Changes that come together (an editor's save, a git checkout) make one reload. */
 const SETTLE_MS = 50;
 
+/** The app's env files (`.env`, `.env.<NODE_ENV>`, `.env.local`), read once per process; not `.env.example`. */
+function isEnvFile(file: string): boolean {
+  return /^\.env(?:\.[\w-]+)?$/.test(file) && file !== ".env.example";
+}
+
 /** Whether a change to `file` (relative to the app root) is one to reload the app for. */
 export function reloadsFor(file: string): boolean {
+  if (isEnvFile(file)) return true;
   const parts = file.split(sep);
   if (parts.some((part) => IGNORED_FOLDERS.has(part))) return false;
   if (parts[0] === "test" || parts[0] === "spec" || /\.test\.[jt]s$/.test(file)) return false;
@@ -28,7 +34,7 @@ export function reloadsFor(file: string): boolean {
  * files that decide how its modules load are read once per process.
  */
 export function restartsFor(file: string): boolean {
-  return /^herald\.config\.[cm]?[jt]s$/.test(file) || file === "package.json" || /^tsconfig(\..+)?\.json$/.test(basename(file));
+  return isEnvFile(file) || /^herald\.config\.[cm]?[jt]s$/.test(file) || file === "package.json" || /^tsconfig(\..+)?\.json$/.test(basename(file));
 }
 
 const CLI_ENTRY = join(__dirname, "../cli-entry.js");

@@ -31,8 +31,9 @@ const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
 const TEMPLATE_DIR = join(SCHEMATICS_DIR, "app");
 
-/** npm leaves `.gitignore` out of published packages, so the template is stored without the dot. */
-const targetName = (templatePath: string) => templatePath.replace(/\.tpl$/, "").replace(/^gitignore$/, ".gitignore");
+/** npm leaves `.gitignore` out of published packages, so such templates are stored without their dot. */
+const targetName = (templatePath: string) =>
+  templatePath.replace(/\.tpl$/, "").replace(/^gitignore$/, ".gitignore").replace(/^env\.example$/, ".env.example");
 
 function packageJson(name: string, heraldSpec: string): string {
   const pick = (from: Record<string, string>, names: string[]) =>

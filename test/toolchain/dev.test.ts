@@ -237,7 +237,10 @@ test("stopping herald dev stops the server it runs", async () => {
 });
 
 test("what a change starts a new process for: the app's config and what decides how its modules load", () => {
-  expect(["herald.config.ts", "herald.config.mjs", "package.json", "tsconfig.json", "tsconfig.build.json"].filter(restartsFor)).toHaveLength(5);
+  expect(["herald.config.ts", "herald.config.mjs", "package.json", "tsconfig.json", "tsconfig.build.json", ".env", ".env.development", ".env.local"].filter(restartsFor)).toHaveLength(8);
+  // The env files are read once per process: a change to one starts a new one; the example is no setting.
+  expect([".env", ".env.local", ".env.test"].filter(reloadsFor)).toHaveLength(3);
+  expect([".env.example"].filter(reloadsFor)).toEqual([]);
   expect(["actions/user.ts", "initializers/db.ts", "lib/config.json", "actions/herald.config.ts"].filter(restartsFor)).toEqual([]);
 });
 

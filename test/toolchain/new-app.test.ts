@@ -53,6 +53,7 @@ test("herald new writes an application", () => {
   expect(created.stdout).toContain("created package.json\n");
   expect(created.stdout).toContain("Next:\n  cd my-app\n  npm install\n  npm start\n");
   expect(listFiles(appDir)).toEqual([
+    ".env.example",
     ".gitignore",
     "README.md",
     "actions/hello.ts",
