@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-
 /** The oldest Node.js Herald runs on: what its package.json's `engines` asks for. */
 export function requiredNodeVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { engines?: { node?: string } };
+  const manifest = require("../../package.json") as { engines?: { node?: string } };
   const wanted = /(\d+)\.(\d+)\.(\d+)/.exec(manifest.engines?.node ?? "");
   if (!wanted) throw new Error(`herald's package.json asks for no Node.js version it can read: "${manifest.engines?.node}"`);
   return wanted[0];

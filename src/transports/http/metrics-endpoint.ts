@@ -6,7 +6,8 @@ import type { HeraldServer } from "../../core/server";
 import type { HttpAccessLog } from "./access-log";
 import { assignRequestId } from "./request-id";
 import { sendError } from "./response-writer";
-import { pathOf, type SiteRootHandler } from "./site-root";
+import { requestTarget } from "./request-target";
+import type { SiteRootHandler } from "./site-root";
 
 export const METRICS_PATH = "/metrics";
 const REALM = 'realm="metrics"';
@@ -42,7 +43,7 @@ function challenges(settings: MetricsSettings): string[] {
 export function metricsEndpoint(server: HeraldServer, access?: HttpAccessLog): SiteRootHandler {
   return (req: IncomingMessage, res: ServerResponse) => {
     const { metrics } = server;
-    if (!metrics.scrapable || pathOf(req) !== METRICS_PATH) return false;
+    if (!metrics.scrapable || requestTarget(req)?.pathname !== METRICS_PATH) return false;
     access?.watch(req, res, assignRequestId(req, res), performance.now());
     res.setHeader("Cache-Control", "no-store");
     if (req.method !== "GET" && req.method !== "HEAD") {

@@ -10,12 +10,13 @@ import { HttpAccessLog } from "./access-log";
 import { metricsEndpoint } from "./metrics-endpoint";
 import { probeResponder } from "./probes";
 import { sendError } from "./response-writer";
-import { pathOf, type SiteRootHandler, siteRootListener } from "./site-root";
+import { requestTarget } from "./request-target";
+import { type SiteRootHandler, siteRootListener } from "./site-root";
 
 /** The request listener of a port that serves only site-root handlers: anything else is 404. */
 export function siteRootPortListener(server: HeraldServer, handlers: readonly SiteRootHandler[]): (req: IncomingMessage, res: ServerResponse) => void {
   return siteRootListener(handlers, (req, res) => {
-    const path = pathOf(req);
+    const path = requestTarget(req)?.pathname ?? req.url ?? "";
     void sendError(res, new TypedError({ message: `Nothing is served at ${req.method} ${path}`, type: ErrorType.CONNECTION_NOT_FOUND, key: "path", value: path }), server.codec);
   });
 }

@@ -6,13 +6,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  */
 export type SiteRootHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** The request's path without its query. */
-export function pathOf(req: IncomingMessage): string {
-  const url = req.url ?? "/";
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
-}
-
 /** The first handler that takes the request answers it; `otherwise` when none does. */
 export function siteRootListener(handlers: readonly SiteRootHandler[], otherwise: (req: IncomingMessage, res: ServerResponse) => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {

@@ -11,7 +11,6 @@ import { REQUEST_ID_HEADER } from "../../core/request-id";
 import type { McpCatalog } from "./catalog";
 import { InFlightCalls } from "./in-flight-calls";
 import { ListenStreamsPerCaller } from "./listen-streams-per-caller";
-
 import { connectionAuthOf, writeWebResponse, type McpResourceServer } from "./oauth/resource-server";
 import { requestCaller } from "./request-caller";
 import { rebindingRefusal } from "./request-guard";

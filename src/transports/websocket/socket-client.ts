@@ -1,5 +1,6 @@
 import WebSocket, { RawData } from "ws";
 import { context } from "@opentelemetry/api";
+import { callIds } from "../../core/call-ids";
 import { continuedContext, isTracing } from "../../core/tracing";
 import type { Connection } from "../../core/connection";
 import type { Answer } from "../../core/action-result";
@@ -80,9 +81,8 @@ export class SocketClient {
   }
 
   /** What every line about this socket carries: its connection's id, and the id of the HTTP request that upgraded it. */
-  private get ids(): { connectionId: string; requestId?: string } {
-    const { id, requestId } = this.connection;
-    return requestId ? { connectionId: id, requestId } : { connectionId: id };
+  private get ids(): Record<string, string | number> {
+    return callIds(this.connection, undefined);
   }
 
   /** Pings the peer; terminates it when it did not answer the previous ping. */
