@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { HOOK_TIMEOUT, waitFor } from "herald/testing";
 import { reloadsFor, restartsFor } from "../../src/toolchain/dev-command";
 import { HERALD_BIN } from "../support/cli";
 import { childEnv, copyFixtureApp, makeScratchDir, removeScratchDir } from "../support/scratch-apps";
+import { freePort } from "../support/free-port";
 
 /** `herald dev` on a copy of the CLI fixture: served, and served again when its code changes. */
 let scratch: string;
@@ -14,14 +14,6 @@ let base: string;
 let dev: ChildProcess;
 let stderr = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function writeAction(file: string, body: string): void {
   writeFileSync(

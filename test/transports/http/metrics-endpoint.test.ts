@@ -1,7 +1,7 @@
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { ErrorType, RUN_MODE, type HeraldServer } from "herald";
 import { HOOK_TIMEOUT, startTestServer } from "herald/testing";
+import { freePort } from "../../support/free-port";
 
 const BASIC_APP = join(__dirname, "../../fixtures/apps/basic");
 const TOKEN = "a-scraper-token-of-some-length";
@@ -17,13 +17,6 @@ afterEach(async () => {
   server = undefined;
 }, HOOK_TIMEOUT);
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const basic = (credential: string) => `Basic ${Buffer.from(credential).toString("base64")}`;
 

@@ -1,9 +1,9 @@
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { HeraldServer, TaskService } from "herald";
 import { HOOK_TIMEOUT, startTestServer, waitFor } from "herald/testing";
 import { gaugeValue, histogramCount, scrape } from "../../support/prometheus";
 import { deleteKeys, REDIS_URL, uniquePrefix } from "./support";
+import { freePort } from "../../support/free-port";
 
 /**
  * The job metrics of a `--workers-only` process, read from its own /metrics port: each attempt's
@@ -11,15 +11,6 @@ import { deleteKeys, REDIS_URL, uniquePrefix } from "./support";
  */
 const appDir = join(__dirname, "../../fixtures/apps/tasks-basic");
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // The fixture's ledger counts attempts in Redis: under a prefix of this run's own, so every run starts from none.
 const prefix = uniquePrefix("job-metrics");
