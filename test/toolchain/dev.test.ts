@@ -14,7 +14,6 @@ let base: string;
 let dev: ChildProcess;
 let stderr = "";
 
-
 function writeAction(file: string, body: string): void {
   writeFileSync(
     join(appDir, "actions", file),

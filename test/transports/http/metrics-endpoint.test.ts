@@ -17,7 +17,6 @@ afterEach(async () => {
   server = undefined;
 }, HOOK_TIMEOUT);
 
-
 const basic = (credential: string) => `Basic ${Buffer.from(credential).toString("base64")}`;
 
 test("with a token set, /metrics refuses a request without it (401, WWW-Authenticate, the error body) and answers with it", async () => {

@@ -11,7 +11,6 @@ import { freePort } from "../../support/free-port";
  */
 const appDir = join(__dirname, "../../fixtures/apps/tasks-basic");
 
-
 // The fixture's ledger counts attempts in Redis: under a prefix of this run's own, so every run starts from none.
 const prefix = uniquePrefix("job-metrics");
 let server: HeraldServer;
