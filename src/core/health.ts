@@ -51,6 +51,12 @@ export interface HealthReport {
   services: Record<string, ServiceHealth>;
 }
 
+/** What a report says of the essential services that are down (`database is down`); undefined when none is. */
+export function essentialOutage(report: HealthReport): string | undefined {
+  const down = report.down.filter((service) => !report.services[service]!.optional);
+  return down.length === 0 ? undefined : `${down.join(", ")} ${down.length === 1 ? "is" : "are"} down`;
+}
+
 /** Why a backing service failed a call: it is down, or it is up and busy. */
 export interface ServiceFailure {
   service: string;

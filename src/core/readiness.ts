@@ -1,3 +1,4 @@
+import { essentialOutage } from "./health";
 import { readHealthProbing } from "./health-settings";
 import type { HeraldServer } from "./server";
 
@@ -27,8 +28,7 @@ export function serverReadiness(server: HeraldServer): () => Promise<Readiness> 
     // The stop may have begun while the services were probed.
     const after = notServing(server);
     if (after) return after;
-    if (report.healthy) return { ready: true };
-    const essential = report.down.filter((service) => !report.services[service]!.optional);
-    return { ready: false, reason: `${essential.join(", ")} ${essential.length === 1 ? "is" : "are"} down` };
+    const outage = essentialOutage(report);
+    return outage === undefined ? { ready: true } : { ready: false, reason: outage };
   };
 }

@@ -4,7 +4,7 @@ import { appVersion } from "./app-manifest";
 import type { ActionDefinition, WebConfig } from "./action";
 import { HTTP_METHOD } from "./constants";
 import { ErrorType, TypedError } from "./errors";
-import type { HealthReport, ServiceHealth } from "./health";
+import { essentialOutage, type HealthReport, type ServiceHealth } from "./health";
 import { type HealthProbing, readHealthProbing } from "./health-settings";
 import { HeraldServer } from "./server";
 
@@ -75,10 +75,10 @@ export class StatusAction implements ActionDefinition<undefined> {
       uptime: Math.round(performance.now() - this.bootedAt) / 1000,
       ...report,
     };
-    if (!report.healthy) {
-      const down = report.down.filter((service) => !report.services[service]!.optional);
+    const outage = essentialOutage(report);
+    if (outage !== undefined) {
       throw new TypedError({
-        message: `Unavailable: ${down.join(", ")} ${down.length === 1 ? "is" : "are"} down`,
+        message: `Unavailable: ${outage}`,
         type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
         key: "services",
         value: status,
