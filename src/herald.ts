@@ -15,6 +15,7 @@ import { AuthorizationServerInitializer } from "./auth/auth-initializer";
 import { CliSocketInitializer } from "./transports/cli/cli-socket-initializer";
 import { MetricsPortInitializer } from "./transports/http/metrics-port-initializer";
 import { DatabasePoolMetricsInitializer } from "./schema/database-pool-metrics";
+import { DatabaseInitializer } from "./database/database-initializer";
 import { TracesInitializer } from "./observability/traces-initializer";
 import { startTracesSdk } from "./observability/traces-sdk";
 import { findAppDir } from "./core/app-config";
@@ -31,6 +32,7 @@ import { loadEnvFilesIntoProcess } from "./core/env-files";
 export const BUILTIN_INITIALIZERS: InitializerClass[] = [
   // First, so it stops last, once every call's span has ended.
   TracesInitializer,
+  DatabaseInitializer,
   ChannelsInitializer,
   SessionsInitializer,
   TasksInitializer,

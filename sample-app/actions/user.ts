@@ -1,7 +1,6 @@
 import { DataSource } from "typeorm";
 import { z } from "zod";
-import { ErrorType, HTTP_METHOD, TypedError, Web, secret, type Action, type ActionParams, type Connection } from "herald";
-import { isUniqueViolation } from "../db/errors";
+import { ErrorType, HTTP_METHOD, TypedError, Web, isUniqueViolation, secret, type Action, type ActionParams, type Connection } from "herald";
 import { User } from "../entities/user";
 import { hashPassword, verifyPassword } from "../lib/passwords";
 import { LimitCurrentPassword } from "../middleware/limit-current-password";

@@ -23,3 +23,4 @@ npx herald generate action users:create
 | `test/` | Jest tests |
 
 `PORT` (default 8080) and `HOST` choose where the server listens.
+{{databaseSection}}

@@ -5,4 +5,6 @@
 # PORT=8080
 # LOG_LEVEL=info
 # DATABASE_URL=postgres://user:password@127.0.0.1:5432/app
+# PGLITE_DATA_DIR=.data/pglite
+# DATABASE_MIGRATIONS=boot
 # REDIS_URL=redis://127.0.0.1:6379

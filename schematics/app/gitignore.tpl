@@ -2,6 +2,7 @@ node_modules/
 dist/
 coverage/
 .herald/
+.data/
 *.log
 .env
 .env.*

@@ -7,7 +7,7 @@ export default defineConfig({
   initializers: "initializers",
   middleware: "middleware",
   channels: "channels",
-  services: "services",
+  services: "services",{{databaseConfig}}
   public: "public",
   tests: "test",
 });

@@ -17,6 +17,17 @@ export interface AppConfig {
   plugins?: readonly unknown[];
   /** Turns on the built-in OAuth 2.1 authorization server (docs/mcp.md, The built-in authorization server). */
   oauth?: OAuthAppConfig;
+  /**
+   * Turns on the built-in database (docs/database.md): TypeORM on PostgreSQL when DATABASE_URL is
+   * set, else the embedded PGlite. `true` keeps entities in "entities" and migrations in "migrations".
+   */
+  database?: boolean | DatabaseAppConfig;
+}
+
+/** Where the built-in database finds the app's entity classes and migrations, relative to its root. */
+export interface DatabaseAppConfig {
+  entities?: string;
+  migrations?: string;
 }
 
 /** The built-in authorization server: how an app that owns its users signs them in for MCP clients. */
@@ -41,6 +52,8 @@ export interface ResolvedAppConfig {
   tests: string;
   plugins: readonly unknown[];
   oauth?: OAuthAppConfig;
+  /** The built-in database's folders, when the app turned it on. */
+  database?: { entities: string; migrations: string };
 }
 
 export const APP_CONFIG_FILES = ["herald.config.ts", "herald.config.js"];
@@ -76,7 +89,13 @@ export function loadAppConfig(appDir: string): ResolvedAppConfig {
     tests: join(root, config.tests ?? "test"),
     plugins: config.plugins ?? [],
     ...(config.oauth ? { oauth: config.oauth } : {}),
+    ...(config.database ? { database: databaseFolders(root, config.database) } : {}),
   };
+}
+
+function databaseFolders(root: string, database: true | DatabaseAppConfig): { entities: string; migrations: string } {
+  const folders = database === true ? {} : database;
+  return { entities: join(root, folders.entities ?? "entities"), migrations: join(root, folders.migrations ?? "migrations") };
 }
 
 /**

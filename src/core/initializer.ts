@@ -10,6 +10,8 @@ export interface Initializer {
   name: string;
   /** The run modes this initializer applies to; all of them when absent. */
   runModes?: readonly (RUN_MODE | `${RUN_MODE}`)[];
+  /** `false` leaves it out of the boot altogether: a built-in feature the app did not turn on. */
+  readonly enabled?: boolean;
   /**
    * Orders an app's initializer among the app's initializers free to go: lower first, then by name;
    * default 1000. It does not move it before or after Herald's own initializers: `dependsOn` does.
@@ -58,7 +60,7 @@ export function isInitializerLike(value: unknown): value is Initializer {
 }
 
 export function appliesTo(initializer: Initializer, runMode: RUN_MODE): boolean {
-  return !initializer.runModes || initializer.runModes.includes(runMode);
+  return initializer.enabled !== false && (!initializer.runModes || initializer.runModes.includes(runMode));
 }
 
 /** Where an initializer goes among those free to go: Herald's that provide, then the app's, then Herald's that wait for the app. */

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { ErrorType, TypedError } from "../core/errors";
 import type { GeneratedFile } from "./generate/plugin-generator";
@@ -22,6 +22,8 @@ export interface NewAppOptions {
   name?: string;
   /** How the app depends on herald: see `defaultHeraldSpec`; or e.g. `file:../herald`, a tarball, a git URL. */
   heraldSpec?: string;
+  /** `postgres` (the default): the built-in database, embedded PGlite or PostgreSQL; `none`: no database. */
+  database?: "postgres" | "none";
   force?: boolean;
   dryRun?: boolean;
 }
@@ -29,13 +31,35 @@ export interface NewAppOptions {
 // npm's rules for a new package name: lower case, URL-safe, at most 214 characters.
 const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
-const TEMPLATE_DIR = join(SCHEMATICS_DIR, "app");
+const DATABASE_CONFIG = `
+  // TypeORM over the entities and migrations folders: PostgreSQL with DATABASE_URL, else the embedded PGlite.
+  database: { entities: "entities", migrations: "migrations" },`;
 
 /** npm leaves `.gitignore` out of published packages, so such templates are stored without their dot. */
 const targetName = (templatePath: string) =>
   templatePath.replace(/\.tpl$/, "").replace(/^gitignore$/, ".gitignore").replace(/^env\.example$/, ".env.example");
 
-function packageJson(name: string, heraldSpec: string): string {
+/**
+ * How the app depends on TypeORM when it has the database: on the very copy herald uses. With
+ * herald linked from a checkout (`file:<dir>`), npm would install a second TypeORM beside the
+ * checkout's, and TypeScript would refuse the app's DataSource where herald expects its own.
+ */
+function typeormSpec(heraldSpec: string, appRoot: string): string {
+  const linked = /^file:(.+)$/.exec(heraldSpec)?.[1];
+  if (linked) {
+    const checkoutCopy = join(linked, "node_modules", "typeorm");
+    if (existsSync(resolve(appRoot, checkoutCopy))) return `file:${checkoutCopy}`;
+  }
+  return manifest.dependencies["typeorm"]!;
+}
+
+/**
+ * PGlite loads Node's own modules with `import()`, which Jest's module sandbox runs only under
+ * this flag; the warning it brings says nothing to the app's author.
+ */
+const JEST_WITH_DYNAMIC_IMPORT = "node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js";
+
+function packageJson(name: string, heraldSpec: string, typeorm: string | undefined): string {
   const pick = (from: Record<string, string>, names: string[]) =>
     Object.fromEntries(names.map((dependency) => [dependency, from[dependency]!]));
   const content = {
@@ -47,13 +71,16 @@ function packageJson(name: string, heraldSpec: string): string {
       dev: "herald dev",
       // ts-jest only transpiles: without this, a misspelt param would pass the tests.
       pretest: "tsc --noEmit",
-      test: "jest",
+      test: typeorm ? JEST_WITH_DYNAMIC_IMPORT : "jest",
       build: "herald build",
       typecheck: "tsc --noEmit",
     },
     ...(manifest.engines ? { engines: manifest.engines } : {}),
-    dependencies: { herald: heraldSpec, ...pick(manifest.dependencies, ["zod"]) },
-    devDependencies: pick(manifest.devDependencies, ["@types/jest", "@types/node", "jest", "ts-jest", "typescript"]),
+    dependencies: { herald: heraldSpec, ...(typeorm ? { typeorm } : {}), ...pick(manifest.dependencies, ["zod"]) },
+    // Node.js itself, as the repository brings it: the app's scripts run on a version Herald supports.
+    devDependencies: pick(manifest.devDependencies, ["@types/jest", "@types/node", "jest", "node", "ts-jest", "typescript"]),
+    // npm runs no install script it was not allowed: the node package's fetches the binary.
+    allowScripts: { node: true },
   };
   return `${JSON.stringify(content, null, 2)}\n`;
 }
@@ -79,11 +106,23 @@ export function createApp(options: NewAppOptions): string {
       value: name,
     });
   }
-  const values = { appName: name };
-  const templates = readdirSync(TEMPLATE_DIR, { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".tpl"));
+  const withDatabase = (options.database ?? "postgres") === "postgres";
+  const values = {
+    appName: name,
+    databaseConfig: withDatabase ? DATABASE_CONFIG : "",
+    databaseSection: withDatabase ? renderSchematic("app-parts/database-readme.md.tpl", { appName: name }) : "",
+  };
+  const heraldSpec = options.heraldSpec ?? defaultHeraldSpec();
+  const templates = (folder: string) =>
+    readdirSync(join(SCHEMATICS_DIR, folder), { recursive: true, encoding: "utf8" })
+      .filter((path) => path.endsWith(".tpl"))
+      .sort()
+      .map((path) => ({ path: targetName(path), content: renderSchematic(join(folder, path), values) }));
   const files: GeneratedFile[] = [
-    { path: "package.json", content: packageJson(name, options.heraldSpec ?? defaultHeraldSpec()) },
-    ...templates.sort().map((path) => ({ path: targetName(path), content: renderSchematic(join("app", path), values) })),
+    { path: "package.json", content: packageJson(name, heraldSpec, withDatabase ? typeormSpec(heraldSpec, root) : undefined) },
+    ...templates("app"),
+    // What an app with the built-in database has beside the rest.
+    ...(withDatabase ? templates("app-database") : []),
   ];
   const writeOptions = { force: options.force ?? false, dryRun: options.dryRun ?? false };
   const report = writePlannedFiles(planFiles(root, files, writeOptions), writeOptions);

@@ -88,6 +88,11 @@ export function registerNewCommand(program: Argv, output: CommandOutput): void {
         .positional("dir", { type: "string", describe: "Folder to create it in" })
         .option("name", { type: "string", describe: "npm package name (default: the folder's name)" })
         .option("herald", { type: "string", describe: "How it depends on herald, e.g. file:../herald-0.1.0.tgz (default: ^<this version> when herald is an installed package, file:<checkout> when it runs from a clone)" })
+        .option("database", {
+          choices: ["postgres", "none"] as const,
+          default: "postgres" as const,
+          describe: "postgres: the built-in database, embedded PGlite or PostgreSQL with DATABASE_URL; none: no database",
+        })
         .option("dry-run", { type: "boolean", describe: "Print what would be written; write nothing" })
         .option("force", { type: "boolean", describe: "Overwrite the app's files where they exist" }),
     async (args) => {
@@ -96,6 +101,7 @@ export function registerNewCommand(program: Argv, output: CommandOutput): void {
           dir: String(args.dir),
           ...(args.name !== undefined ? { name: args.name } : {}),
           ...(args.herald !== undefined ? { heraldSpec: args.herald } : {}),
+          database: args.database,
           force: Boolean(args.force),
           dryRun: Boolean(args["dry-run"]),
         }),

@@ -18,6 +18,7 @@ const flagRuns: Record<string, string[]> = {
   herald: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
   force: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`, "--force"],
   "dry-run": ["new", "other-app", "--dry-run"],
+  database: ["new", "plain-app", "--database", "none", "--dry-run"],
 };
 
 // One app for the whole file, made and installed once; a test that changes it puts it back.
@@ -32,12 +33,16 @@ beforeAll(async () => {
 afterAll(() => removeScratchDir(scratch));
 
 /**
- * What `npm install` does with `"herald": "file:<repo>"`: a symlink to the package and its bin.
- * The other dependencies resolve from the repository's node_modules above the scratch folder.
+ * What `npm install` does with `"herald": "file:<repo>"`: a symlink to the package and its bin,
+ * and one to the checkout's TypeORM, which the app depends on. The other dependencies resolve
+ * from the repository's node_modules above the scratch folder; Jest too, but `npm test` names
+ * its file below the app's own node_modules.
  */
 function linkHerald(): void {
   mkdirSync(join(appDir, "node_modules/.bin"), { recursive: true });
   symlinkSync(REPO_ROOT, join(appDir, "node_modules/herald"), "dir");
+  symlinkSync(join(REPO_ROOT, "node_modules/typeorm"), join(appDir, "node_modules/typeorm"), "dir");
+  symlinkSync(join(REPO_ROOT, "node_modules/jest"), join(appDir, "node_modules/jest"), "dir");
   symlinkSync("../herald/dist/cli-entry.js", join(appDir, "node_modules/.bin/herald"));
   chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
 }
@@ -61,17 +66,41 @@ test("herald new writes an application", () => {
     "jest.config.js",
     "package.json",
     "test/actions/hello.test.ts",
+    "test/database.test.ts",
     "tsconfig.json",
   ]);
   const manifest = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8"));
   expect(manifest).toMatchObject({
     name: "my-herald-app",
     private: true,
-    scripts: { start: "herald start", test: "jest" },
-    dependencies: { herald: `file:${REPO_ROOT}`, zod: expect.any(String) },
-    devDependencies: { jest: expect.any(String), "ts-jest": expect.any(String), typescript: expect.any(String) },
+    scripts: { start: "herald start", test: expect.stringMatching(/^node --experimental-vm-modules .* node_modules\/jest\/bin\/jest\.js$/) },
+    // The very TypeORM herald uses: a second copy's DataSource would not type-check where herald takes one.
+    dependencies: { herald: `file:${REPO_ROOT}`, typeorm: `file:${join(REPO_ROOT, "node_modules/typeorm")}`, zod: expect.any(String) },
+    devDependencies: { jest: expect.any(String), node: repoManifest().devDependencies.node, "ts-jest": expect.any(String), typescript: expect.any(String) },
+    engines: repoManifest().engines,
   });
   expect(readFileSync(join(appDir, "jest.config.js"), "utf8")).toContain('"ts-jest"');
+  expect(readFileSync(join(appDir, "herald.config.ts"), "utf8")).toContain('database: { entities: "entities", migrations: "migrations" },');
+  expect(readFileSync(join(appDir, ".gitignore"), "utf8")).toContain(".data/");
+});
+
+function repoManifest(): { version: string; engines: Record<string, string>; devDependencies: Record<string, string>; dependencies: Record<string, string> } {
+  return JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+}
+
+test("--database none writes an app without the database, TypeORM or the Jest flag it needs", async () => {
+  const plain = await herald(flagRuns.database!, { cwd: scratch });
+  expect(plain.code).toBe(0);
+  expect(plain.stdout).not.toContain("database");
+  expect(plain.stdout).not.toContain("typeorm");
+  expect(plain.stdout).toContain('"test": "jest"');
+  expect(plain.stdout).not.toContain("test/database.test.ts");
+});
+
+test("an app depending on a published herald depends on TypeORM's published version, which npm shares with herald", async () => {
+  const published = await herald(["new", "published-app", "--herald", "^9.9.9", "--dry-run"], { cwd: scratch });
+  expect(published.code).toBe(0);
+  expect(published.stdout).toContain(`"typeorm": ${JSON.stringify(repoManifest().dependencies.typeorm)}`);
 });
 
 test("its jest.config.js and tsconfig.json are the ones docs/testing.md shows", () => {
@@ -104,7 +133,7 @@ test("--force writes the application again over its own files", async () => {
 test("its own tests pass with npm test", async () => {
   const tested = await run("npm", ["test"], { cwd: appDir, timeout: 240_000 });
   if (tested.code !== 0) throw new Error(`npm test failed:\n${tested.stdout}\n${tested.stderr}`);
-  expect(tested.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+  expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
 }, 240_000);
 
 test("npm test fails on a type error in an action, before any test runs", async () => {

@@ -1,6 +1,6 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ErrorType, TypedError } from "herald";
+import { ErrorType, TypedError } from "../core/errors";
 
 function isRunning(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

@@ -1,7 +1,8 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DataSource } from "typeorm";
-import { ErrorType, Migrator, TypedError, type MigrationStatus } from "herald";
+import { ErrorType, TypedError } from "../core/errors";
+import { Migrator, type MigrationStatus } from "../core/ports/migrator";
 import { migrate } from "./migrate";
 
 const NAME = /^[a-z][a-z0-9-]{0,60}$/;

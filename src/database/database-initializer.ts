@@ -1,37 +1,37 @@
+import { injectable } from "tsyringe";
 import { DataSource } from "typeorm";
-import { join } from "node:path";
 import { z } from "zod";
-import {
-  HeraldServer,
-  injectable,
-  keepAcrossReload,
-  MIGRATOR,
-  readConcurrentCallLimits,
-  readSettings,
-  reclaimKept,
-  registerDataSource,
-  type Initializer,
-} from "herald";
-import { TypeOrmMigrator } from "../db/migrator";
+import { readConcurrentCallLimits } from "../core/concurrent-calls";
+import { readSettings } from "../core/config";
+import type { Initializer } from "../core/initializer";
+import { keepAcrossReload, reclaimKept } from "../core/kept-across-reloads";
+import { MIGRATOR } from "../core/ports/migrator";
+import { HeraldServer } from "../core/server";
+import { registerDataSource } from "../schema/data-sources";
+import { loadAppSchema } from "./app-schema";
+import { isConnectionFailure } from "./database-errors";
+import { createDataSource, databasePoolSize, databaseTarget, isInMemory, pgliteDriver, type DatabaseTarget } from "./data-source";
+import { lockDirectory } from "./directory-lock";
+import { migrate } from "./migrate";
+import { isPoolBusy, isPoolSaturated, probeOutsidePool } from "./pool-load";
+import { TypeOrmMigrator } from "./typeorm-migrator";
 
 /** `boot` applies pending migrations when the app starts; `manual` leaves it to `herald migrate run`. */
 const migrationSettings = z.object({ DATABASE_MIGRATIONS: z.enum(["boot", "manual"]).default("boot") });
-import { createDataSource, databasePoolSize, databaseTarget, isInMemory, pgliteDriver, type DatabaseTarget } from "../db/data-source";
-import { lockDirectory } from "../db/directory-lock";
-import { isConnectionFailure } from "../db/errors";
-import { isPoolBusy, isPoolSaturated, probeOutsidePool } from "../db/pool-load";
-import { migrate } from "../db/migrate";
 
 /**
- * Connects the app's DataSource, runs its pending migrations and reports its health. The
- * DataSource is registered in the server's container at `register`, before the actions are built,
- * so an action can ask for it in its constructor; it connects in `initialize`.
+ * The built-in database of an app whose config has `database`: a TypeORM DataSource on PostgreSQL
+ * (DATABASE_URL) or the embedded PGlite, over the entities and migrations of the app's folders.
+ * It connects, runs pending migrations and reports its health. The DataSource is registered in
+ * the server's container at `register`, before the actions are built, so an action can ask for it
+ * in its constructor; it connects in `initialize`, before the app's initializers.
  */
 @injectable()
 export class DatabaseInitializer implements Initializer {
-  name = "database";
-  /** First of the app's initializers, which all initialize before the transports and stop after them. */
-  priority = 100;
+  readonly name = "database";
+  get enabled(): boolean {
+    return this.server.app.database !== undefined;
+  }
   dataSource!: DataSource;
   private target!: DatabaseTarget;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
@@ -43,19 +43,21 @@ export class DatabaseInitializer implements Initializer {
 
   register(): void {
     const { server } = this;
+    const folders = server.app.database;
+    if (!folders) return;
     this.target = databaseTarget(server.config, server.app.root);
     const poolSize = databasePoolSize(server.config);
-    this.dataSource = createDataSource(this.target, poolSize);
+    this.dataSource = createDataSource(this.target, poolSize, loadAppSchema(folders));
     if (this.target.kind === "postgres") warnIfOneAddressFillsThePool(server, poolSize);
     server.container.register(DataSource, { useValue: this.dataSource });
-    const directory = join(server.app.root, "migrations");
     server.container.register(MIGRATOR, {
-      useValue: new TypeOrmMigrator(this.dataSource, { shared: this.target.kind === "postgres", directory }),
+      useValue: new TypeOrmMigrator(this.dataSource, { shared: this.target.kind === "postgres", directory: folders.migrations }),
     });
     this.migrateAtBoot = readSettings(migrationSettings, server.config).DATABASE_MIGRATIONS === "boot";
   }
 
   async initialize(): Promise<void> {
+    if (!this.server.app.database) return;
     try {
       await this.connect();
       if (this.migrateAtBoot) {
@@ -134,7 +136,7 @@ interface EmbeddedDatabase {
 }
 
 function embeddedKey(dataDir: string): string {
-  return `sample-app:pglite:${dataDir}`;
+  return `herald:pglite:${dataDir}`;
 }
 
 async function closeEmbedded(embedded: EmbeddedDatabase): Promise<void> {

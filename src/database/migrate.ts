@@ -9,10 +9,10 @@ export async function migrate(dataSource: DataSource, { shared }: { shared: bool
   const lockHolder = dataSource.createQueryRunner();
   await lockHolder.connect();
   try {
-    await lockHolder.query("SELECT pg_advisory_lock(hashtext('herald-sample-app:migrations'))");
+    await lockHolder.query("SELECT pg_advisory_lock(hashtext('herald:migrations'))");
     return names(await dataSource.runMigrations({ transaction: "all" }));
   } finally {
-    await lockHolder.query("SELECT pg_advisory_unlock(hashtext('herald-sample-app:migrations'))").catch(() => undefined);
+    await lockHolder.query("SELECT pg_advisory_unlock(hashtext('herald:migrations'))").catch(() => undefined);
     await lockHolder.release();
   }
 }
