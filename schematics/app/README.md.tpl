@@ -13,6 +13,10 @@ npx herald hello:say --who Ada    # run an action from the command line
 npx herald generate action users:create
 ```
 
+In development, http://127.0.0.1:8080/ shows what the app serves: its actions, links to the API
+reference, the MCP and WebSocket endpoints and the command line. A `public/index.html` of your own
+takes its place.
+
 | Folder | What goes there |
 |---|---|
 | `actions/` | actions: a `name`, zod `inputs` and `run` |

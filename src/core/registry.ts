@@ -13,6 +13,8 @@ export interface RegisteredAction {
   /** The action's own middleware, resolved to instances. */
   readonly middleware: readonly ActionMiddleware[];
   readonly source: string;
+  /** True for Herald's own (`status`), not the app's. */
+  readonly builtin?: boolean;
 }
 
 function describeSource(instance: object): string {
@@ -79,6 +81,7 @@ export class ActionRegistry {
       name: action.name,
       middleware: (action.middleware ?? []).map((reference) => (typeof reference === "function" ? this.middlewareOf(reference) : reference)),
       source,
+      ...(options.builtin ? { builtin: true } : {}),
     };
     this.byName.set(action.name, entry);
     if (key) this.byRoute.set(key, entry);

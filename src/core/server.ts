@@ -22,6 +22,7 @@ import { Metrics } from "./metrics";
 import { readMetricsSettings } from "./metrics-settings";
 import { isTracing } from "./tracing";
 import { readShutdownDelay, waitOutShutdownDelay } from "./shutdown-delay";
+import type { EntryPoints } from "./ports/entry-points";
 import type { HttpMount } from "./ports/http-mount";
 import type { Server as NodeHttpServer } from "node:http";
 import type { ActionDefinition } from "./action";
@@ -66,6 +67,8 @@ export class HeraldServer {
   httpServer: NodeHttpServer | undefined;
   /** Handlers other parts ask the web transport to serve; see HttpMount. */
   readonly httpMounts: HttpMount[] = [];
+  /** Where the parts that run serve the reference page, the OpenAPI document, MCP and WebSocket; see EntryPoints. */
+  readonly entryPoints: EntryPoints = {};
   readonly health = new HealthRegistry();
   /** How every answer is encoded and every error shown, in this environment: the dispatcher's, and the transports' own refusals. */
   codec!: ResponseCodec;

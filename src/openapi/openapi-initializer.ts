@@ -53,16 +53,19 @@ export class OpenApiInitializer implements Initializer {
       server.logger.debug({ paths: Object.keys(document.paths ?? {}).length }, "OpenAPI document built");
       return document;
     };
+    const referencePath = `${prefix}/docs`;
     server.httpMounts.push(
       jsonDocumentMount(documentPath, buildDocument, server.codec),
       jsonDocumentMount(`${prefix}/routes.json`, () => clientRoutes(server.registry, prefix), server.codec),
       referencePageMount({
-        path: `${prefix}/docs`,
+        path: referencePath,
         documentUrl: documentPath,
         title: server.config.name,
         codec: server.codec,
       }),
     );
+    server.entryPoints.apiReference = referencePath;
+    server.entryPoints.openApiDocument = documentPath;
     server.logger.debug({ schemas: cached ? `cache ${cachePath}` : "generated" }, "OpenAPI schemas ready");
   }
 }

@@ -63,7 +63,7 @@ export function buildOperation(
 
   const operation: OperationObject = {
     operationId,
-    summary: action.name,
+    summary: summaryOf(action),
     ...(action.description ? { description: action.description } : {}),
     tags: [action.name.split(":")[0]!],
   };
@@ -80,6 +80,15 @@ export function buildOperation(
   operation.responses = { "200": successResponse(action, derivedResponse), ...operationErrorResponses(declared) };
   operation.security = securityRequirement(chain);
   return operation;
+}
+
+/**
+ * The line a reference page shows on an operation's row: the first line of the action's
+ * description, or its name when it has none. The name stays the `operationId`.
+ */
+function summaryOf(action: ActionDefinition): string {
+  const firstLine = action.description?.trim().split("\n", 1)[0]!.trim();
+  return firstLine || action.name;
 }
 
 interface ObjectFields {

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { dirname, extname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
+import { escapeHtml } from "../core/escape-html";
 import type { HttpMount } from "../core/ports/http-mount";
 import type { ResponseCodec } from "../core/response-codec";
 import { acceptOnlyReads, requestPath, sendContent, sendNotFound } from "./http-replies";
@@ -112,8 +113,4 @@ function startScriptJs(documentUrl: string): string {
   validatorUrl: null,
 });
 `;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

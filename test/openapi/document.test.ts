@@ -82,10 +82,10 @@ describe("the OpenAPI document of the fixture app", () => {
     expect(Object.keys(document.paths ?? {}).every((path) => path.startsWith("/api/"))).toBe(true);
   });
 
-  test("an operation carries the action's name, description and group", () => {
+  test("an operation carries the action's name, description and group; its summary, the line a reference page shows, is the description", () => {
     expect(operation("/api/user", "put")).toMatchObject({
       operationId: "user:create",
-      summary: "user:create",
+      summary: "Sign up",
       description: "Sign up",
       tags: ["user"],
     });
@@ -270,6 +270,15 @@ describe("buildOpenApiDocument options", () => {
     web: { route: "/ping", method: HTTP_METHOD.GET },
     run: async () => ({ pong: true }),
   };
+
+  test("the summary is the first line of a longer description, and the action's name when there is none", () => {
+    const summary = (action: ActionDefinition) => buildOpenApiDocument([action]).paths!["/api/ping"]!.get!;
+    const described = summary({ ...ping, description: "  Answers pong.\nUseful to see that the server is up.\n" });
+    expect(described).toMatchObject({ operationId: "health:ping", summary: "Answers pong.", description: "  Answers pong.\nUseful to see that the server is up.\n" });
+    const bare = summary(ping);
+    expect(bare).toMatchObject({ operationId: "health:ping", summary: "health:ping" });
+    expect(bare).not.toHaveProperty("description");
+  });
 
   test("the prefix is normalized and applied to every path", () => {
     expect(Object.keys(buildOpenApiDocument([ping], { prefix: "v2/" }).paths ?? {})).toEqual(["/v2/ping"]);

@@ -35,6 +35,9 @@ test("the reference page renders in Chromium and lists every operation of the ap
       "GET /api/status",
     ]),
   );
+  // Each row shows the action's description, where it used to show its name.
+  const putUser = page.locator(".opblock-put", { has: page.locator('.opblock-summary-path[data-path="/api/user"]') });
+  expect(await putUser.locator(".opblock-summary-description").innerText()).toBe("Sign up");
   expect(await page.locator(".info .title").textContent()).toContain("herald");
   expect(failures).toEqual([]);
   await page.close();

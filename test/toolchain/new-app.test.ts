@@ -167,6 +167,13 @@ test("npm start serves it", async () => {
     const response = await fetch(`${url}/api/hello?who=Ada`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ greeting: "Hello, Ada!" });
+    // The URL its start line prints shows, in development, what the new app serves and how to call it.
+    const home = await fetch(`${url}/`);
+    expect(home.status).toBe(200);
+    const page = await home.text();
+    expect(page).toContain("<h1>my-herald-app</h1>");
+    expect(page).toContain(`<a href="/api/hello"><code>GET /api/hello</code></a>`);
+    expect(page).toContain("npx herald hello:say --who world");
   } finally {
     await stop();
   }

@@ -31,6 +31,7 @@ import { routeTemplate } from "./route-template";
 import type { HttpSettings } from "./settings";
 import type { SiteRootHandler } from "./site-root";
 import { staticFiles } from "./static-files";
+import { welcomePage } from "./welcome-page";
 
 export type HttpRequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -57,8 +58,8 @@ function startEveryRequest(start: RequestStart): RequestHandler {
  * is answered by the action path, straight from node:http (see `actionPath`). The rest goes to
  * the Express application, in order: the request's start (id, security headers, tracking), CORS
  * (when origins are configured), mounts (each with its cross-site check), herald/client's
- * browser modules, static files (compressed), then 404 and the error body. Action answers are
- * compressed by the response writer, which knows their size.
+ * browser modules, static files (compressed), in development the welcome page at `/`, then 404
+ * and the error body. Action answers are compressed by the response writer, which knows their size.
  */
 export function createHttpListener(server: HeraldServer, settings: HttpSettings, tracker: RequestTracker): HttpRequestListener {
   const { config } = server;
@@ -98,7 +99,9 @@ export function createHttpListener(server: HeraldServer, settings: HttpSettings,
   );
   // Revalidated on every load (ETag): a page must not keep a client older than the server it calls.
   app.use(CLIENT_MODULE_PATH, compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(clientModuleFolder(), 0));
-  app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge));
+  // After the public folder, so that the app's own index.html wins; a newcomer's page, never a deployment's.
+  const welcome = config.env === "development" ? [welcomePage(server, settings, origin)] : [];
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD }), staticFiles(server.app.public, settings.staticMaxAge), ...welcome);
   app.use(notFound);
   app.use(errorHandler(failure));
 

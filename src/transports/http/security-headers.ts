@@ -76,3 +76,14 @@ export function securityHeaders(origin: RequestOrigin): SecurityHeaders {
     fixedFor: (req) => (origin.secure(req) ? secure : plain),
   };
 }
+
+/**
+ * The Content-Security-Policy of a page Herald renders whole (the welcome page), written by helmet
+ * from `directives` alone; sent on that page, it replaces the default policy.
+ */
+export function pageContentSecurityPolicy(directives: Record<string, string[]>): string {
+  const changes = recordHeaders(helmet.contentSecurityPolicy({ useDefaults: false, directives }) as ReturnType<typeof helmet>);
+  const policy = changes.find(([name]) => name.toLowerCase() === "content-security-policy")?.[1];
+  if (policy === undefined) throw new Error("helmet wrote no Content-Security-Policy");
+  return policy;
+}

@@ -19,6 +19,7 @@ const environmentSchema = z.object({
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   HTTP_TLS_CERT_FILE: z.string().optional(),
   HTTP_TLS_KEY_FILE: z.string().optional(),
+  PUBLIC_URL: z.url().optional(),
 }).superRefine((values, context) => {
   if (values.HTTP_HEADERS_TIMEOUT > values.HTTP_REQUEST_TIMEOUT) {
     context.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT"], message: "must not be longer than HTTP_REQUEST_TIMEOUT" });
@@ -50,6 +51,8 @@ export interface HttpSettings {
   /** The most sockets one remote (TCP peer) address may hold open at once; 0: no cap. */
   maxConnectionsPerAddress: number;
   tls?: { certFile: string; keyFile: string };
+  /** PUBLIC_URL: where clients reach the server, for the URLs the welcome page shows. */
+  publicUrl?: URL;
 }
 
 /** The web transport's settings, from `HTTP_*` environment variables. */
@@ -69,6 +72,7 @@ export function readHttpSettings(config: Pick<HeraldConfig, "raw">): HttpSetting
     requestTimeout: values.HTTP_REQUEST_TIMEOUT,
     maxConnectionsPerAddress: values.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     ...(certFile && keyFile ? { tls: { certFile, keyFile } } : {}),
+    ...(values.PUBLIC_URL ? { publicUrl: new URL(values.PUBLIC_URL) } : {}),
   };
 }
 

@@ -48,6 +48,7 @@ export class McpInitializer implements Initializer {
         scopes: catalog.scopes,
       });
     }
+    this.herald.entryPoints.mcp = settings.path;
     this.herald.httpMounts.push({
       path: settings.path,
       parseJson: true,

@@ -59,6 +59,7 @@ export class WebSocketInitializer implements Initializer {
 
   initialize(): void {
     this.settings = readWebSocketSettings(this.server.config);
+    this.server.entryPoints.websocket = this.settings.path;
     this.budgets = new AddressMessageBudgets(this.settings.maxMessagesPerSecond);
     this.backoff = new AddressBackoff(this.settings.floodBackoff);
   }
