@@ -147,13 +147,14 @@ test("a second herald new into the same folder touches nothing", async () => {
   const before = readFileSync(join(appDir, "actions/hello.ts"), "utf8");
   const again = await herald(["new", "my-app"], { cwd: scratch });
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain("already exist; use --force to overwrite. Nothing was written.");
+  expect(JSON.parse(again.stdout).error.message).toContain("already exist; use --force to overwrite. Nothing was written.");
+  expect(again.stderr).toBe("");
   expect(readFileSync(join(appDir, "actions/hello.ts"), "utf8")).toBe(before);
 });
 
 test("an invalid package name is refused", async () => {
   const refused = await herald(["new", "My App"], { cwd: scratch });
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain('"My App" is not a valid npm package name');
+  expect(JSON.parse(refused.stdout).error.message).toContain('"My App" is not a valid npm package name');
   expect(listFiles(scratch).some((path) => path.startsWith("My App"))).toBe(false);
 });
