@@ -6,3 +6,5 @@ coverage/
 .env
 .env.*
 !.env.example
+# What `npm pack` writes
+*.tgz

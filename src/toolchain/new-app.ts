@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { ErrorType, TypedError } from "../core/errors";
 import type { GeneratedFile } from "./generate/plugin-generator";
+import { initGitRepository } from "./git-repository";
 import { renderSchematic, SCHEMATICS_DIR } from "./generate/templates";
 import { planFiles, writePlannedFiles } from "./generate/write-files";
 
@@ -24,6 +25,8 @@ export interface NewAppOptions {
   heraldSpec?: string;
   force?: boolean;
   dryRun?: boolean;
+  /** `git init` in the app's folder, unless it is inside a git work tree already or git is not on PATH; default true. */
+  git?: boolean;
 }
 
 // npm's rules for a new package name: lower case, URL-safe, at most 214 characters.
@@ -88,6 +91,7 @@ export function createApp(options: NewAppOptions): string {
   const writeOptions = { force: options.force ?? false, dryRun: options.dryRun ?? false };
   const report = writePlannedFiles(planFiles(root, files, writeOptions), writeOptions);
   if (options.dryRun) return report;
+  const initialized = options.git !== false && initGitRepository(root) ? "initialized a git repository\n" : "";
   const where = relative(process.cwd(), root) || ".";
-  return `${report}\nNext:\n  cd ${where}\n  npm install\n  npm start\n`;
+  return `${report}${initialized}\nNext:\n  cd ${where}\n  npm install\n  npm start\n`;
 }

@@ -89,7 +89,12 @@ export function registerNewCommand(program: Argv, output: CommandOutput): void {
         .option("name", { type: "string", describe: "npm package name (default: the folder's name)" })
         .option("herald", { type: "string", describe: "How it depends on herald, e.g. file:../herald-0.1.0.tgz (default: ^<this version> when herald is an installed package, file:<checkout> when it runs from a clone)" })
         .option("dry-run", { type: "boolean", describe: "Print what would be written; write nothing" })
-        .option("force", { type: "boolean", describe: "Overwrite the app's files where they exist" }),
+        .option("force", { type: "boolean", describe: "Overwrite the app's files where they exist" })
+        .option("git", {
+          type: "boolean",
+          default: true,
+          describe: "Run git init in the app's folder, unless it is inside a git repository already or git is not on PATH; --no-git skips it",
+        }),
     async (args) => {
       output.write(
         createApp({
@@ -98,6 +103,7 @@ export function registerNewCommand(program: Argv, output: CommandOutput): void {
           ...(args.herald !== undefined ? { heraldSpec: args.herald } : {}),
           force: Boolean(args.force),
           dryRun: Boolean(args["dry-run"]),
+          git: args.git !== false,
         }),
       );
       output.exit(ExitCode.success);

@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { herald } from "../support/cli";
 import type { CliRun } from "../support/cli";
@@ -18,6 +19,8 @@ const flagRuns: Record<string, string[]> = {
   herald: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`],
   force: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`, "--force"],
   "dry-run": ["new", "other-app", "--dry-run"],
+  // Run outside this repository (below), where herald new would otherwise make one.
+  git: ["new", "untracked-app", "--no-git"],
 };
 
 // One app for the whole file, made and installed once; a test that changes it puts it back.
@@ -72,6 +75,57 @@ test("herald new writes an application", () => {
     devDependencies: { jest: expect.any(String), "ts-jest": expect.any(String), typescript: expect.any(String) },
   });
   expect(readFileSync(join(appDir, "jest.config.js"), "utf8")).toContain('"ts-jest"');
+  // Made inside this repository's work tree, it belongs to this repository: no .git of its own.
+  expect(created.stdout).not.toContain("initialized a git repository");
+  expect(existsSync(join(appDir, ".git"))).toBe(false);
+});
+
+describe("its git repository, outside this one", () => {
+  let outside: string;
+  beforeAll(() => (outside = mkdtempSync(join(tmpdir(), "herald-new-git-"))));
+  afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+  const git = (args: string[], cwd: string) => run("git", args, { cwd, timeout: 60_000 });
+
+  test("outside any git work tree, herald new makes the app a repository, whose .gitignore leaves out the npm pack tarball", async () => {
+    const made = await herald(["new", "alone"], { cwd: outside });
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain("created tsconfig.json\ninitialized a git repository\n");
+    const app = join(outside, "alone");
+    expect(existsSync(join(app, ".git"))).toBe(true);
+    writeFileSync(join(app, "alone-0.1.0.tgz"), "");
+    expect((await git(["check-ignore", "--quiet", "alone-0.1.0.tgz"], app)).code).toBe(0);
+    expect((await git(["check-ignore", "--quiet", "actions/hello.ts"], app)).code).toBe(1);
+  });
+
+  test("inside a git work tree (a monorepo), it makes none: the app belongs to that repository", async () => {
+    const monorepo = join(outside, "monorepo");
+    mkdirSync(monorepo);
+    expect((await git(["init", "--quiet"], monorepo)).code).toBe(0);
+    const made = await herald(["new", "packages/app"], { cwd: monorepo });
+    expect(made.code).toBe(0);
+    expect(made.stdout).not.toContain("initialized a git repository");
+    expect(existsSync(join(monorepo, "packages/app/package.json"))).toBe(true);
+    expect(existsSync(join(monorepo, "packages/app/.git"))).toBe(false);
+  });
+
+  test("--no-git makes none", async () => {
+    const made = await herald(flagRuns.git!, { cwd: outside });
+    expect(made.code).toBe(0);
+    expect(made.stdout).not.toContain("initialized a git repository");
+    expect(existsSync(join(outside, "untracked-app/package.json"))).toBe(true);
+    expect(existsSync(join(outside, "untracked-app/.git"))).toBe(false);
+  });
+
+  test("without git on PATH, the app is made all the same, without a repository", async () => {
+    const noTools = join(outside, "empty-path");
+    mkdirSync(noTools);
+    const made = await herald(["new", "gitless"], { cwd: outside, env: { PATH: noTools } });
+    expect(made.code).toBe(0);
+    expect(made.stdout).not.toContain("initialized a git repository");
+    expect(existsSync(join(outside, "gitless/package.json"))).toBe(true);
+    expect(existsSync(join(outside, "gitless/.git"))).toBe(false);
+  });
 });
 
 test("its jest.config.js and tsconfig.json are the ones docs/testing.md shows", () => {
