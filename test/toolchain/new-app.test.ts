@@ -206,6 +206,39 @@ test("a second herald new into the same folder touches nothing", async () => {
   expect(readFileSync(join(appDir, "actions/hello.ts"), "utf8")).toBe(before);
 });
 
+test("the folders its herald.config.ts says are loaded at boot are the ones Herald loads: services/ is not", async () => {
+  const config = readFileSync(join(appDir, "herald.config.ts"), "utf8");
+  // The keys after the "Loaded at boot" comment, up to the next comment.
+  const loadedBlock = /\/\/ Loaded at boot[^\n]*\n(?:\s*\/\/[^\n]*\n)*((?:\s*\w+: "[^"]*",\n)+)/.exec(config)?.[1] ?? "";
+  const loaded = [...loadedBlock.matchAll(/(\w+): "([^"]*)"/g)].map((match) => match[2]!);
+  expect(loaded).toEqual(["actions", "initializers", "middleware", "channels"]);
+  expect(config).toMatch(/Not loaded at boot[^]*services: "services"/);
+
+  // A module that throws when loaded: the command that loads the app fails with it where it is loaded.
+  const written: string[] = [];
+  const placeThrowing = (folder: string) => {
+    mkdirSync(join(appDir, folder), { recursive: true });
+    const file = join(appDir, folder, "throws-when-loaded.ts");
+    writeFileSync(file, `throw new Error("${folder}/ was loaded");\nexport {};\n`);
+    written.push(file);
+  };
+  try {
+    placeThrowing("services");
+    const listed = await herald(["actions", "--json"], { cwd: appDir });
+    expect({ code: listed.code, stdout: listed.stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining('"hello:say"') });
+    for (const folder of loaded) {
+      placeThrowing(folder);
+      const refused = await herald(["actions", "--json"], { cwd: appDir });
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout).error.message).toContain(`${folder}/ was loaded`);
+      rmSync(written.pop()!);
+    }
+  } finally {
+    for (const file of written) rmSync(file, { force: true });
+    for (const folder of ["services", "initializers", "middleware", "channels"]) rmSync(join(appDir, folder), { recursive: true, force: true });
+  }
+}, 120_000);
+
 test("an invalid package name is refused", async () => {
   const refused = await herald(["new", "My App"], { cwd: scratch });
   expect(refused.code).toBe(1);
