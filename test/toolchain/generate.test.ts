@@ -234,6 +234,7 @@ describe("herald generate <type> <name>", () => {
     expect(error.message).toContain(`Refusing the name "${name}"`);
     expect(error.message).toContain(reason);
     expect(error.message).toContain("Nothing was written.");
+    expect(run.stderr).toBe("");
     expect(listFiles(appDir)).toEqual(before);
   });
 

@@ -80,6 +80,7 @@ test("an unknown flag is refused before boot, as a typed error naming it", async
     issues: [{ path: [], code: "unrecognized_keys" }],
   });
   expect(JSON.parse(run.stdout).error.message).toBe('Unknown flag --tims: "herald greet:say --help" lists its flags');
+  expect(run.stderr).toBe("");
 });
 
 test("a TypedError from run is the error body and exit code 1", async () => {
