@@ -2,9 +2,9 @@ import { readdirSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { ErrorType, TypedError } from "../core/errors";
 import type { GeneratedFile } from "./generate/plugin-generator";
-import { initGitRepository } from "./git-repository";
 import { renderSchematic, SCHEMATICS_DIR } from "./generate/templates";
 import { planFiles, writePlannedFiles } from "./generate/write-files";
+import { initGitRepository } from "./git-repository";
 
 interface HeraldManifest {
   version: string;
