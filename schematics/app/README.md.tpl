@@ -19,11 +19,11 @@ takes its place.
 
 | Folder | What goes there |
 |---|---|
-| `actions/` | actions: a `name`, zod `inputs` and `run` |
+| `actions/` | actions: a `name`, zod `inputs` and `run` (this folder and the three below are loaded at boot) |
 | `initializers/` | boot work: `initialize`, `start`, `stop` |
 | `middleware/` | action middleware: `runBefore`, `runAfter` |
 | `channels/` | WebSocket channels and who may subscribe |
-| `services/` | injectable services |
+| `services/` | injectable services; not loaded at boot: made when a constructor first asks for one |
 | `test/` | Jest tests |
 
 `PORT` (default 8080) and `HOST` choose where the server listens.

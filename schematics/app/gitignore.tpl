@@ -7,3 +7,5 @@ coverage/
 .env
 .env.*
 !.env.example
+# What `npm pack` writes
+*.tgz

@@ -9,7 +9,10 @@ export interface AppConfig {
   middleware?: string;
   channels?: string;
   public?: string;
-  /** Where `herald generate service` writes injectable services; default "services". */
+  /**
+   * Where `herald generate service` writes injectable services; default "services". Not loaded at
+   * boot, as the four folders above are: the container makes a service when a constructor asks for it.
+   */
   services?: string;
   /** Where generated tests go; default "test". */
   tests?: string;

@@ -7,6 +7,7 @@ import { Connection } from "../core/connection";
 import type { HeraldServer } from "../core/server";
 import type { CommandOutput } from "./command-output";
 import { loadCliServer, type CliAppOptions } from "./cli-app";
+import { runConsoleScript } from "./console-script";
 
 /** What the console's `run` gives: the action's response, or its TypedError thrown. */
 async function runAction(server: HeraldServer, name: string, params: Record<string, unknown> = {}): Promise<unknown> {
@@ -41,12 +42,20 @@ function openRepl(server: HeraldServer, interactive: boolean): REPLServer {
 /**
  * `herald console`: the app booted in the cli run mode (its initializers started, no port
  * opened), and a REPL holding it: `run("user:create", { … })`, `resolve(Service)`, `actions()`,
- * with history in `.herald/console-history`. Ending the REPL stops the app.
+ * with history in `.herald/console-history`. Ending the REPL stops the app. Input that is not a
+ * terminal is a script: its lines run one after the other, and the first that fails ends it
+ * with exit code 1.
  */
 export function registerConsoleCommand(program: Argv, app: CliAppOptions, quiet: boolean, output: CommandOutput): void {
   program.command("console", "Open a REPL with the app booted: run(action, params), resolve(Service), actions()", {}, async () => {
     const server = await loadCliServer({ ...app, quiet });
     await server.start();
+    if (process.stdin.isTTY !== true) {
+      const ranEveryLine = await runConsoleScript(consoleContext(server), { input: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      await server.stop();
+      output.exit(ranEveryLine ? ExitCode.success : ExitCode.error);
+      return;
+    }
     const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
     if (interactive) {
       process.stdout.write(`${server.config.name}: ${server.registry.list().length} actions. run("name", params), resolve(Service), actions(); .exit ends.\n`);

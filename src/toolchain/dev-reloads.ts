@@ -94,8 +94,16 @@ function forgetAppModules(appRoot: string): void {
   forgetClasses(classes);
 }
 
+/**
+ * The error, and where its cause was thrown. A boot's error most often repeats its cause's message
+ * ("Could not load actions/x.ts: …", "Initializer "x" failed to start: …"), so then only the
+ * cause's frames follow, and a code frame is not shown twice.
+ */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error && error.cause.stack ? `\n${error.cause.stack}` : "";
-  return `${error.message}${cause}`;
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  if (!cause?.stack) return error.message;
+  if (!error.message.includes(cause.message)) return `${error.message}\n${cause.stack}`;
+  const frames = cause.stack.split("\n").filter((line) => /^\s+at /.test(line));
+  return [error.message, ...frames].join("\n");
 }

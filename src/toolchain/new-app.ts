@@ -4,6 +4,7 @@ import { ErrorType, TypedError } from "../core/errors";
 import type { GeneratedFile } from "./generate/plugin-generator";
 import { renderSchematic, SCHEMATICS_DIR } from "./generate/templates";
 import { planFiles, writePlannedFiles } from "./generate/write-files";
+import { initGitRepository } from "./git-repository";
 
 interface HeraldManifest {
   version: string;
@@ -26,6 +27,8 @@ export interface NewAppOptions {
   database?: "postgres" | "none";
   force?: boolean;
   dryRun?: boolean;
+  /** `git init` in the app's folder, unless it is inside a git work tree already or git is not on PATH; default true. */
+  git?: boolean;
 }
 
 // npm's rules for a new package name: lower case, URL-safe, at most 214 characters.
@@ -116,17 +119,19 @@ export function createApp(options: NewAppOptions): string {
   const templates = (folder: string) =>
     readdirSync(join(SCHEMATICS_DIR, folder), { recursive: true, encoding: "utf8" })
       .filter((path) => path.endsWith(".tpl"))
-      .sort()
       .map((path) => ({ path: targetName(path), content: renderSchematic(join(folder, path), values) }));
   const files: GeneratedFile[] = [
     { path: "package.json", content: packageJson(name, heraldSpec, withDatabase ? typeormSpec(heraldSpec, root) : undefined) },
-    ...templates("app"),
-    // What an app with the built-in database has beside the rest.
-    ...(withDatabase ? templates("app-database") : []),
+    ...[
+      ...templates("app"),
+      // What an app with the built-in database has beside the rest.
+      ...(withDatabase ? templates("app-database") : []),
+    ].sort((one, other) => one.path.localeCompare(other.path)),
   ];
   const writeOptions = { force: options.force ?? false, dryRun: options.dryRun ?? false };
   const report = writePlannedFiles(planFiles(root, files, writeOptions), writeOptions);
   if (options.dryRun) return report;
+  const initialized = options.git !== false && initGitRepository(root) ? "initialized a git repository\n" : "";
   const where = relative(process.cwd(), root) || ".";
-  return `${report}\nNext:\n  cd ${where}\n  npm install\n  npm start\n`;
+  return `${report}${initialized}\nNext:\n  cd ${where}\n  npm install\n  npm start\n`;
 }

@@ -94,7 +94,12 @@ export function registerNewCommand(program: Argv, output: CommandOutput): void {
           describe: "postgres: the built-in database, embedded PGlite or PostgreSQL with DATABASE_URL; none: no database",
         })
         .option("dry-run", { type: "boolean", describe: "Print what would be written; write nothing" })
-        .option("force", { type: "boolean", describe: "Overwrite the app's files where they exist" }),
+        .option("force", { type: "boolean", describe: "Overwrite the app's files where they exist" })
+        .option("git", {
+          type: "boolean",
+          default: true,
+          describe: "Run git init in the app's folder, unless it is inside a git repository already or git is not on PATH; --no-git skips it",
+        }),
     async (args) => {
       output.write(
         createApp({
@@ -104,6 +109,7 @@ export function registerNewCommand(program: Argv, output: CommandOutput): void {
           database: args.database,
           force: Boolean(args.force),
           dryRun: Boolean(args["dry-run"]),
+          git: args.git !== false,
         }),
       );
       output.exit(ExitCode.success);

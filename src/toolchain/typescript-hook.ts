@@ -2,6 +2,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { findAppDir } from "../core/app-config";
 import { CompileCache, CompiledModule } from "./compile-cache";
+import { compileFailure } from "./compile-failure";
 import { installSourceMaps, storedSourceMap, storeSourceMap } from "./compiled-source-maps";
 import { cachePackageResolution, isInNodeModules } from "./package-resolution-cache";
 
@@ -55,7 +56,13 @@ function swc(appDir: string | undefined): Compile {
     sourceMap: true,
   };
   installSourceMaps();
-  swcCompile = (source, filename) => compile(source, filename, { ...options });
+  swcCompile = (source, filename) => {
+    try {
+      return compile(source, filename, { ...options });
+    } catch (thrown) {
+      throw compileFailure(thrown);
+    }
+  };
   return swcCompile;
 }
 

@@ -38,7 +38,7 @@ test("herald generate without a name, for a generator that needs one, says so", 
   const run = await herald(["generate", "action", "-q"], { cwd: REPO_ROOT });
   expect(run.code).toBe(1);
   expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_REQUIRED", key: "name" });
-  expect(run.stderr).toContain("herald generate action needs a name, e.g. herald generate action todo:create");
+  expect(JSON.parse(run.stdout).error.message).toContain("herald generate action needs a name, e.g. herald generate action todo:create");
 });
 
 test("a channel family named by a RegExp opens AppChannels to any name, beside the ones listed by name", async () => {

@@ -74,7 +74,8 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   dev = spawn(process.execPath, [HERALD_BIN, "dev"], {
     cwd: appDir,
-    env: childEnv({ NODE_ENV: "development", PORT: String(port), LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "" }),
+    // RUST_BACKTRACE as a Rust developer's shell may set it: SWC then appends its native backtrace to a syntax error.
+    env: childEnv({ NODE_ENV: "development", PORT: String(port), LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", RUST_BACKTRACE: "1" }),
     stdio: ["ignore", "ignore", "pipe"],
   });
   dev.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -116,15 +117,26 @@ test("a type error is shown, and the app is served anyway", async () => {
   expect(stderr).toMatch(/actions\/probe\.ts\(\d+,\d+\): error TS2322/);
 }, 180_000);
 
-test("changed code that does not boot is reported; the next save that boots is served, on what the app kept", async () => {
+test("changed code that does not boot is reported, its code frame once; the next save that boots is served, on what the app kept", async () => {
   const before = (await probe()) as Served;
+  const from = stderr.length;
+  const failed = "herald dev: the changed code does not boot; fix it and save again:";
   writeAction("probe.ts", "return { version: 4 ;");
-  await waitFor(() => stderr.includes("herald dev: the changed code does not boot; fix it and save again:"), { timeout: 60_000, interval: 50 });
-  expect(stderr).toContain("probe.ts");
+  await waitFor(() => stderr.includes(failed, from), { timeout: 60_000, interval: 50 });
   writeProbe(5);
   const fixed = await served(5);
   expect(fixed.pid).toBe(before.pid);
   expect(fixed.kept).toMatchObject({ id: before.kept.id, opened: before.kept.opened, closed: before.kept.closed });
+
+  // The report is one write of the server's, before it took the fixed save, which herald dev announced after it.
+  const reportStart = stderr.indexOf(failed, from);
+  const reloading = "herald dev: actions/probe.ts changed, reloading";
+  await waitFor(() => stderr.includes(reloading, reportStart), { timeout: 60_000, interval: 50 });
+  const report = stderr.slice(reportStart, stderr.indexOf(reloading, reportStart));
+  expect(report).toMatch(/Could not load \S*\/actions\/probe\.ts:/);
+  expect(report.split("Expected ',', got ';'")).toHaveLength(2);
+  expect(report.match(/\n\s*\d+ \|\s+return \{ version: 4 ;\n/g)).toHaveLength(1);
+  expect(report).not.toMatch(/backtrace|Caused by|\n\s+at /i);
 }, 90_000);
 
 test("what a reload replaced is released: the old code's classes are not kept in memory", async () => {

@@ -194,8 +194,9 @@ describe("herald generate <type> <name>", () => {
 
     const refused = await herald(["g", "service", "mailer"], { cwd: appDir });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("lib/services/mailer.ts, spec/lib/services/mailer.test.ts already exist; use --force");
     expect(JSON.parse(refused.stdout).error).toMatchObject({ type: "CONNECTION_CONFLICT" });
+    expect(JSON.parse(refused.stdout).error.message).toContain("lib/services/mailer.ts, spec/lib/services/mailer.test.ts already exist; use --force");
+    expect(refused.stderr).toBe("");
     expect(read("lib/services/mailer.ts")).toBe("// edited by hand\nexport class MailerService {}\n");
 
     const dryRun = await herald(["g", "service", "mailer", "--force", "--dry-run"], { cwd: appDir });
@@ -228,18 +229,22 @@ describe("herald generate <type> <name>", () => {
     const before = listFiles(appDir);
     const run = await herald(["g", type, name], { cwd: appDir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`Refusing the name "${name}"`);
-    expect(run.stderr).toContain(reason);
-    expect(run.stderr).toContain("Nothing was written.");
-    expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", key: "name", value: name });
+    const { error } = JSON.parse(run.stdout);
+    expect(error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", key: "name", value: name });
+    expect(error.message).toContain(`Refusing the name "${name}"`);
+    expect(error.message).toContain(reason);
+    expect(error.message).toContain("Nothing was written.");
+    expect(run.stderr).toBe("");
     expect(listFiles(appDir)).toEqual(before);
   });
 
   test("refuses an unknown type, listing the valid ones", async () => {
     const run = await herald(["g", "widget", "x"], { cwd: appDir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Given: "widget"');
-    expect(run.stderr).toContain('"action", "initializer", "middleware", "channel", "service", "task", "test", "report"');
+    const { message } = JSON.parse(run.stdout).error;
+    expect(message).toContain('Given: "widget"');
+    expect(message).toContain('"action", "initializer", "middleware", "channel", "service", "task", "test", "report"');
+    expect(run.stderr).toBe("");
   });
 
   test("generate --help lists every type, the plugin's too, with its flags", async () => {

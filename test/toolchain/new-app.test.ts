@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { herald } from "../support/cli";
 import type { CliRun } from "../support/cli";
@@ -19,6 +20,8 @@ const flagRuns: Record<string, string[]> = {
   force: ["new", "my-app", "--name", "my-herald-app", "--herald", `file:${REPO_ROOT}`, "--force"],
   "dry-run": ["new", "other-app", "--dry-run"],
   database: ["new", "plain-app", "--database", "none", "--dry-run"],
+  // Run outside this repository (below), where herald new would otherwise make one.
+  git: ["new", "untracked-app", "--no-git"],
 };
 
 // One app for the whole file, made and installed once; a test that changes it puts it back.
@@ -103,6 +106,60 @@ test("an app depending on a published herald depends on TypeORM's published vers
   expect(published.stdout).toContain(`"typeorm": ${JSON.stringify(repoManifest().dependencies.typeorm)}`);
 });
 
+test("made inside this repository, the app has no git repository of its own", () => {
+  // Made inside this repository's work tree, it belongs to this repository: no .git of its own.
+  expect(created.stdout).not.toContain("initialized a git repository");
+  expect(existsSync(join(appDir, ".git"))).toBe(false);
+});
+
+describe("its git repository, outside this one", () => {
+  let outside: string;
+  beforeAll(() => (outside = mkdtempSync(join(tmpdir(), "herald-new-git-"))));
+  afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+  const git = (args: string[], cwd: string) => run("git", args, { cwd, timeout: 60_000 });
+
+  test("outside any git work tree, herald new makes the app a repository, whose .gitignore leaves out the npm pack tarball", async () => {
+    const made = await herald(["new", "alone"], { cwd: outside });
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain("created tsconfig.json\ninitialized a git repository\n");
+    const app = join(outside, "alone");
+    expect(existsSync(join(app, ".git"))).toBe(true);
+    writeFileSync(join(app, "alone-0.1.0.tgz"), "");
+    expect((await git(["check-ignore", "--quiet", "alone-0.1.0.tgz"], app)).code).toBe(0);
+    expect((await git(["check-ignore", "--quiet", "actions/hello.ts"], app)).code).toBe(1);
+  });
+
+  test("inside a git work tree (a monorepo), it makes none: the app belongs to that repository", async () => {
+    const monorepo = join(outside, "monorepo");
+    mkdirSync(monorepo);
+    expect((await git(["init", "--quiet"], monorepo)).code).toBe(0);
+    const made = await herald(["new", "packages/app"], { cwd: monorepo });
+    expect(made.code).toBe(0);
+    expect(made.stdout).not.toContain("initialized a git repository");
+    expect(existsSync(join(monorepo, "packages/app/package.json"))).toBe(true);
+    expect(existsSync(join(monorepo, "packages/app/.git"))).toBe(false);
+  });
+
+  test("--no-git makes none", async () => {
+    const made = await herald(flagRuns.git!, { cwd: outside });
+    expect(made.code).toBe(0);
+    expect(made.stdout).not.toContain("initialized a git repository");
+    expect(existsSync(join(outside, "untracked-app/package.json"))).toBe(true);
+    expect(existsSync(join(outside, "untracked-app/.git"))).toBe(false);
+  });
+
+  test("without git on PATH, the app is made all the same, without a repository", async () => {
+    const noTools = join(outside, "empty-path");
+    mkdirSync(noTools);
+    const made = await herald(["new", "gitless"], { cwd: outside, env: { PATH: noTools } });
+    expect(made.code).toBe(0);
+    expect(made.stdout).not.toContain("initialized a git repository");
+    expect(existsSync(join(outside, "gitless/package.json"))).toBe(true);
+    expect(existsSync(join(outside, "gitless/.git"))).toBe(false);
+  });
+});
+
 test("its jest.config.js and tsconfig.json are the ones docs/testing.md shows", () => {
   const page = readFileSync(join(REPO_ROOT, "docs/testing.md"), "utf8");
   for (const file of ["jest.config.js", "tsconfig.json"]) {
@@ -183,13 +240,47 @@ test("a second herald new into the same folder touches nothing", async () => {
   const before = readFileSync(join(appDir, "actions/hello.ts"), "utf8");
   const again = await herald(["new", "my-app"], { cwd: scratch });
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain("already exist; use --force to overwrite. Nothing was written.");
+  expect(JSON.parse(again.stdout).error.message).toContain("already exist; use --force to overwrite. Nothing was written.");
+  expect(again.stderr).toBe("");
   expect(readFileSync(join(appDir, "actions/hello.ts"), "utf8")).toBe(before);
 });
+
+test("the folders its herald.config.ts says are loaded at boot are the ones Herald loads: services/ is not", async () => {
+  const config = readFileSync(join(appDir, "herald.config.ts"), "utf8");
+  // The keys after the "Loaded at boot" comment, up to the next comment.
+  const loadedBlock = /\/\/ Loaded at boot[^\n]*\n(?:\s*\/\/[^\n]*\n)*((?:\s*\w+: "[^"]*",\n)+)/.exec(config)?.[1] ?? "";
+  const loaded = [...loadedBlock.matchAll(/(\w+): "([^"]*)"/g)].map((match) => match[2]!);
+  expect(loaded).toEqual(["actions", "initializers", "middleware", "channels"]);
+  expect(config).toMatch(/Not loaded at boot[^]*services: "services"/);
+
+  // A module that throws when loaded: the command that loads the app fails with it where it is loaded.
+  const written: string[] = [];
+  const placeThrowing = (folder: string) => {
+    mkdirSync(join(appDir, folder), { recursive: true });
+    const file = join(appDir, folder, "throws-when-loaded.ts");
+    writeFileSync(file, `throw new Error("${folder}/ was loaded");\nexport {};\n`);
+    written.push(file);
+  };
+  try {
+    placeThrowing("services");
+    const listed = await herald(["actions", "--json"], { cwd: appDir });
+    expect({ code: listed.code, stdout: listed.stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining('"hello:say"') });
+    for (const folder of loaded) {
+      placeThrowing(folder);
+      const refused = await herald(["actions", "--json"], { cwd: appDir });
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout).error.message).toContain(`${folder}/ was loaded`);
+      rmSync(written.pop()!);
+    }
+  } finally {
+    for (const file of written) rmSync(file, { force: true });
+    for (const folder of ["services", "initializers", "middleware", "channels"]) rmSync(join(appDir, folder), { recursive: true, force: true });
+  }
+}, 120_000);
 
 test("an invalid package name is refused", async () => {
   const refused = await herald(["new", "My App"], { cwd: scratch });
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain('"My App" is not a valid npm package name');
+  expect(JSON.parse(refused.stdout).error.message).toContain('"My App" is not a valid npm package name');
   expect(listFiles(scratch).some((path) => path.startsWith("My App"))).toBe(false);
 });

@@ -157,7 +157,10 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
     });
 }
 
-/** Runs the command line `argv`; a failure is printed as its error body, with exit code 1. */
+/**
+ * Runs the command line `argv`; a failure is printed once, as its error body on stdout (the one
+ * place a script reads a command's outcome, as for a failed action), with exit code 1.
+ */
 export async function runProgram(boot: AppBoot, argv: string[]): Promise<void> {
   try {
     const word = firstCommandWord(argv);
@@ -166,10 +169,7 @@ export async function runProgram(boot: AppBoot, argv: string[]): Promise<void> {
     await program.parseAsync();
   } catch (thrown) {
     const error = toTypedError(thrown, process.env.NODE_ENV === "production");
-    const terminal = process.stdout.isTTY === true;
-    process.stdout.write(`${JSON.stringify(errorBody(error, true), null, terminal ? 2 : undefined)}\n`);
-    // Said again on stderr only where stdout is not a terminal (piped, or read by a program), so a terminal shows it once.
-    if (!terminal) process.stderr.write(`${error.message}\n`);
+    process.stdout.write(`${JSON.stringify(errorBody(error, true), null, process.stdout.isTTY === true ? 2 : undefined)}\n`);
     process.exitCode = ExitCode.error;
   }
 }

@@ -79,7 +79,8 @@ test("an unknown flag is refused before boot, as a typed error naming it", async
     key: "tims",
     issues: [{ path: [], code: "unrecognized_keys" }],
   });
-  expect(run.stderr).toContain('Unknown flag --tims: "herald greet:say --help" lists its flags');
+  expect(JSON.parse(run.stdout).error.message).toBe('Unknown flag --tims: "herald greet:say --help" lists its flags');
+  expect(run.stderr).toBe("");
 });
 
 test("a TypedError from run is the error body and exit code 1", async () => {
@@ -151,9 +152,11 @@ describe("outside NODE_ENV=test, as a user runs it", () => {
     expect(run.stderr).toBe("");
   });
 
-  test("a refused command line is said once on a terminal, and again on stderr only when stdout is piped", async () => {
+  test("a refused command line is said once, as its error body on stdout, piped or on a terminal", async () => {
     const piped = await herald(["greet:say", "--tims", "3"], { cwd, env: development });
-    expect(piped.stderr).toBe('Unknown flag --tims: "herald greet:say --help" lists its flags\n');
+    expect(piped.code).toBe(1);
+    expect(JSON.parse(piped.stdout).error.message).toBe('Unknown flag --tims: "herald greet:say --help" lists its flags');
+    expect(piped.stderr).toBe("");
     // `script` gives the command a terminal for stdout and stderr alike, and copies what both show.
     const onTerminal = await new Promise<string>((resolve, reject) => {
       execFile(

@@ -33,25 +33,29 @@ describe("an app whose config fails to load", () => {
     expect((await herald(["new", "fresh", "--dry-run"], { cwd: scratch })).code).toBe(0);
   });
 
-  test("a command that needs the app reports why it cannot load", async () => {
+  test("a command that needs the app reports why it cannot load, once: in its error body", async () => {
     const run = await herald(["actions"], { cwd: scratch });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("config exploded");
+    expect(JSON.parse(run.stdout).error.message).toContain("config exploded");
+    expect(run.stderr).toBe("");
   });
 });
 
-test("an unknown command says so, with exit code 1", async () => {
+test("an unknown command says so once, in its error body, with exit code 1", async () => {
   const run = await herald(["frobnicate"], { cwd: cliApp });
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain('Unknown command "frobnicate"');
-  expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_NOT_FOUND", key: "command", value: "frobnicate" });
+  const { error } = JSON.parse(run.stdout);
+  expect(error).toMatchObject({ type: "CONNECTION_ACTION_NOT_FOUND", key: "command", value: "frobnicate" });
+  expect(error.message).toContain('Unknown command "frobnicate"');
+  expect(run.stderr).toBe("");
 });
 
 test("outside any app, an action-like command says that no app was found", async () => {
   const run = await herald(["greet:say"], { cwd: "/" });
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain('Unknown command "greet:say"');
-  expect(run.stderr).toContain("No Herald application found here");
+  const { message } = JSON.parse(run.stdout).error;
+  expect(message).toContain('Unknown command "greet:say"');
+  expect(message).toContain("No Herald application found here");
 });
 
 test("buildProgram gives an app its own entry point with every command", async () => {
