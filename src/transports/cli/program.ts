@@ -17,7 +17,8 @@ import { registerGenerateCommand, registerNewCommand } from "../../toolchain/sca
 import { describeActions } from "./actions-command";
 import { commandLineRefusal } from "./command-line-refusal";
 import { declareGlobalOptions } from "./global-options";
-import { sendToRunningServer } from "./send-to-running-server";
+import type { ForwardedActionCommand } from "./running-server";
+import { sendToRunningServer, type CommandPlace } from "./send-to-running-server";
 import { registerTasksCommand } from "./tasks-command";
 import { UNKNOWN_COMMAND_HINT, unknownCommandError } from "./unknown-arguments";
 
@@ -53,7 +54,7 @@ function firstCommandWord(argv: readonly string[]): string | undefined {
   return argv.find((word) => !word.startsWith("-"));
 }
 
-/** `--help` and `--version` are the program's to answer, from the app this process loads. */
+/** `--help` and `--version` are the program's to answer, with the app this process loads. */
 function asksTheProgram(argv: readonly string[]): boolean {
   return argv.some((word) => word === "--help" || word === "-h" || word === "--version");
 }
@@ -61,6 +62,24 @@ function asksTheProgram(argv: readonly string[]): boolean {
 function without(argv: readonly string[], word: string): string[] {
   const index = argv.indexOf(word);
   return [...argv.slice(0, index), ...argv.slice(index + 1)];
+}
+
+/**
+ * Sends `herald <word> …` to the app's running server, if one takes it, before this process loads
+ * the app: a command the server runs needs nothing of the app's own settings here. `--help` and
+ * `--version` stay this process's.
+ */
+async function sendActionCommand(appDir: string, argv: readonly string[], word: string, output: CommandOutput): Promise<CommandPlace> {
+  if (asksTheProgram(argv)) return { verboseNote: undefined };
+  const call: ForwardedActionCommand = {
+    kind: "action",
+    action: word,
+    args: without(argv, word),
+    pretty: process.stdout.isTTY === true,
+    // One id for the command: the server's line about the call carries it.
+    requestId: uniqueId(),
+  };
+  return sendToRunningServer(appDir, call, word, output, argv.includes("--verbose"));
 }
 
 /** The program of a command the running server has run and printed: it only sets the exit code. */
@@ -138,15 +157,8 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
 
   if ((options.actionCommands ?? true) && appDir) {
     const word = firstCommandWord(argv);
-    const verbose = argv.includes("--verbose");
-    let verboseNote: string | undefined;
-    // Before the app is loaded: a command the running server runs needs nothing of the app's own settings here.
-    if (word !== undefined && !commands.has(word) && !asksTheProgram(argv)) {
-      const call = { kind: "action" as const, action: word, args: without(argv, word), pretty: Boolean(process.stdout.isTTY), requestId: uniqueId() };
-      const place = await sendToRunningServer(appDir, call, word, output, verbose);
-      if (place.ranOnServer !== undefined) return answered(place.ranOnServer, output);
-      verboseNote = place.verboseNote;
-    }
+    const place = word !== undefined && !commands.has(word) ? await sendActionCommand(appDir, argv, word, output) : undefined;
+    if (place?.ranOnServer !== undefined) return answered(place.ranOnServer, output);
     const server = await loadCliServer({ ...app, quiet });
     // Deferred: the flags are built from zod schemas.
     const { registerActionCommand } = require("./action-command") as typeof import("./action-command");
@@ -155,7 +167,8 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
       commands.add(registered.name);
       registerActionCommand(program, registered, server, output);
     }
-    if (verbose && verboseNote && word !== undefined && commands.has(word)) process.stderr.write(`${verboseNote}\n`);
+    // Said once the word is known to name an action, which this process then runs.
+    if (place?.verboseNote && word !== undefined && commands.has(word) && argv.includes("--verbose")) process.stderr.write(`${place.verboseNote}\n`);
   }
 
   const unknownCommandHint = appDir ? UNKNOWN_COMMAND_HINT : `${noAppError().message}; "herald --help" lists the commands`;

@@ -7,9 +7,9 @@ import type { HeraldConfig } from "../../core/config";
 import type { ExitCode } from "../../core/constants";
 
 /**
- * Whether a server with this configuration takes the CLI's action commands, and the CLI sends
- * them: in development (not in production, nor under NODE_ENV=test, whose servers boot beside
- * each other's CLI runs), on the embedded database (no DATABASE_URL).
+ * Whether a server with this configuration takes the CLI's action commands and `herald tasks`
+ * commands, and the CLI sends them: in development (not in production, nor under NODE_ENV=test,
+ * whose servers boot beside each other's CLI runs), on the embedded database (no DATABASE_URL).
  */
 export function takesActionCommands(config: HeraldConfig): boolean {
   return config.env === "development" && config.databaseUrl === undefined;
@@ -71,7 +71,7 @@ export type ForwardedCall = ForwardedActionCommand | ForwardedTasksCommand | For
 export type ForwardedReply = { write: string } | { stderr: string } | { exit: ExitCode; pid: number };
 
 /**
- * Runs the call on the app's running server, if one takes action commands at `socketPath`:
+ * Runs the call on the app's running server, if one takes commands at `socketPath`:
  * resolves with what it printed and its exit code, or undefined when no server answers (none
  * runs, or one left its socket behind), and the CLI then runs the call itself.
  */

@@ -54,7 +54,7 @@ export function registerTasksCommand(program: Argv, app: CliAppOptions, quiet: b
 
   program.command("tasks", "Inspect and operate the task queues", (tasks) =>
     tasks
-      .command("stats [queue]", "Waiting, active, delayed, succeeded and failed counts per queue", {}, (args) =>
+      .command("stats [queue]", "Waiting, active, delayed and failed counts per queue", {}, (args) =>
         run({ name: "stats", ...(args.queue !== undefined ? { queue: String(args.queue) } : {}) }, args.verbose),
       )
       .command(
