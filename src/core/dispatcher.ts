@@ -30,6 +30,12 @@ import { parseParams } from "./validation";
 
 export type { ActionResult, Answer } from "./action-result";
 
+/**
+ * Why this process cannot run an action at all (what it needs is out of this process's reach),
+ * asked before each of its calls, before its params are read; undefined when it can.
+ */
+export type ActionRefusal = (registered: RegisteredAction) => TypedError | undefined;
+
 export interface DispatcherOptions {
   logger: Logger;
   actionTimeout: number;
@@ -49,6 +55,8 @@ export interface DispatcherOptions {
   checkOutputs?: boolean;
   /** Records each call's duration (`rpc.server.call.duration`); nothing is recorded when absent. */
   meter?: Meter;
+  /** Asked before each call, in order; the list may grow after the dispatcher is built (see HeraldServer.actionRefusals). */
+  refusals?: readonly ActionRefusal[];
 }
 
 export interface DispatchOptions {
@@ -113,12 +121,14 @@ export class Dispatcher {
   private readonly failures: CallFailures;
   private readonly chain: MiddlewareChain;
   private readonly requestLog: RequestLog;
+  private readonly refusals: readonly ActionRefusal[];
 
   constructor(
     private readonly registry: ActionRegistry,
     private readonly options: DispatcherOptions,
   ) {
     this.globalMiddleware = options.globalMiddleware ?? [];
+    this.refusals = options.refusals ?? [];
     this.codec = options.codec ?? new ResponseCodec(options.production);
     this.plans = new ActionPlans(this.globalMiddleware);
     const limits = options.concurrentCalls;
@@ -213,6 +223,13 @@ export class Dispatcher {
     return registered && allowsTransport(registered.action, connectionType) ? registered : undefined;
   }
 
+  private refuseIfUnservable(registered: RegisteredAction): void {
+    for (const refusal of this.refusals) {
+      const refused = refusal(registered);
+      if (refused) throw refused;
+    }
+  }
+
   /** The call's answer; a response JSON cannot carry becomes the call's error here, before its log line. */
   private answerOf(actionName: string, call: CallOutcome, frames: ((response: unknown) => boolean) | undefined): Answer {
     if (!call.error) {
@@ -258,6 +275,7 @@ export class Dispatcher {
   ): Promise<void> {
     const plan = this.plans.of(registered);
     try {
+      if (this.refusals.length > 0) this.refuseIfUnservable(registered);
       assertParamsBounds(rawParams, this.options.paramsBounds);
       if (plan.admission.length > 0) await admit(plan.admission, call.params, connection);
       const parsed = parseParams(registered.action.inputs, rawParams);

@@ -9,7 +9,7 @@ import { LogLevel, RUN_MODE } from "./constants";
 import { applyOverrides, ProviderOverride, rootContainer } from "./container";
 import { Connection } from "./connection";
 import { readConcurrentCallLimits } from "./concurrent-calls";
-import { ActionResult, Dispatcher, DispatchOptions } from "./dispatcher";
+import { type ActionRefusal, ActionResult, Dispatcher, DispatchOptions } from "./dispatcher";
 import { ResponseCodec } from "./response-codec";
 import { ErrorType, TypedError } from "./errors";
 import { appliesTo, Initializer, isInitializerLike, orderInitializers } from "./initializer";
@@ -70,6 +70,11 @@ export class HeraldServer {
   /** Where the parts that run serve the reference page, the OpenAPI document, MCP and WebSocket; see EntryPoints. */
   readonly entryPoints: EntryPoints = {};
   readonly health = new HealthRegistry();
+  /**
+   * What refuses, in this process, the calls of an action it cannot run (see ActionRefusal): a
+   * feature adds one from its initializer, and every call asks them before its params are read.
+   */
+  readonly actionRefusals: ActionRefusal[] = [];
   /** How every answer is encoded and every error shown, in this environment: the dispatcher's, and the transports' own refusals. */
   codec!: ResponseCodec;
   /** This server's meter and `/metrics`; its meter is undefined when metrics are off. */
@@ -166,6 +171,7 @@ export class HeraldServer {
       failureBehind: (error) => this.health.failureBehind(error),
       concurrentCalls: readConcurrentCallLimits(this.config),
       checkOutputs: this.config.checkOutputs,
+      refusals: this.actionRefusals,
       ...(this.metrics.meter ? { meter: this.metrics.meter } : {}),
     });
     this.container.register(Dispatcher, { useValue: this.dispatcher });

@@ -26,3 +26,14 @@ export function registrationsOf(container: DependencyContainer): Map<unknown, un
   const registrations = (container as unknown as { _registry?: { _registryMap?: unknown } })._registry?._registryMap;
   return registrations instanceof Map ? registrations : undefined;
 }
+
+/**
+ * The providers (`{ useClass }`, `{ useToken }`, `{ useValue }`, `{ useFactory }`) `token` is
+ * registered with in `container`, or in the nearest parent that has it (`getAllRegistrations`);
+ * empty when none, or when this tsyringe keeps them elsewhere.
+ */
+export function providersOf(container: DependencyContainer, token: unknown): unknown[] {
+  const lookup = (container as unknown as { getAllRegistrations?(token: unknown): { provider: unknown }[] | null }).getAllRegistrations;
+  if (typeof lookup !== "function") return [];
+  return lookup.call(container, token)?.map((registration) => registration.provider) ?? [];
+}

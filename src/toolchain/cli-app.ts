@@ -76,6 +76,19 @@ export async function serveCliMcp(options: CliAppOptions): Promise<void> {
 }
 
 /**
+ * What an operator command prints for `operation`: `{"response": …}` and exit code 0, or the error
+ * body and 1. `production` is asked once the operation has ended, as the app it booted says.
+ */
+export async function operationOutcome(operation: () => Promise<unknown>, production: () => boolean): Promise<{ text: string; code: 0 | 1 }> {
+  const { errorBody, toTypedError } = require("../core/error-body") as typeof import("../core/error-body");
+  try {
+    return { text: `${JSON.stringify({ response: await operation() })}\n`, code: 0 };
+  } catch (thrown) {
+    return { text: `${JSON.stringify(errorBody(toTypedError(thrown, false), production()))}\n`, code: 1 };
+  }
+}
+
+/**
  * The body of an operator command (`tasks`, `migrate`): boots the app in cli mode, runs one
  * operation, prints `{"response": …}` or the error body, and stops the app again.
  */
@@ -84,16 +97,19 @@ export async function runBootedCommand(
   output: { write(text: string): void; exit(code: number): void },
   operation: (server: HeraldServer) => Promise<unknown>,
 ): Promise<void> {
-  const { errorBody, toTypedError } = require("../core/error-body") as typeof import("../core/error-body");
   let server: HeraldServer | undefined;
-  let code = 1;
+  let code: 0 | 1 = 1;
   try {
-    server = await loadCliServer(options);
-    await server.start();
-    output.write(`${JSON.stringify({ response: await operation(server) })}\n`);
-    code = 0;
-  } catch (thrown) {
-    output.write(`${JSON.stringify(errorBody(toTypedError(thrown, false), server?.config.production ?? true))}\n`);
+    const outcome = await operationOutcome(
+      async () => {
+        server = await loadCliServer(options);
+        await server.start();
+        return operation(server);
+      },
+      () => server?.config.production ?? true,
+    );
+    output.write(outcome.text);
+    code = outcome.code;
   } finally {
     await server?.stop().catch(() => undefined);
   }

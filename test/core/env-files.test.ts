@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HeraldConfig } from "herald";
+import { Connection, CONNECTION_TYPE, HeraldConfig } from "herald";
 import { startTestServer } from "herald/testing";
 import { withEnvFiles } from "../../src/core/env-files";
 import { herald } from "../support/cli";
@@ -91,6 +91,23 @@ test("the test helpers' server reads the app's .env and .env.test too, under the
     expect([config.raw.GREETING, config.raw.FAREWELL]).toEqual(["given", "from-dotenv-test"]);
     // Given an environment, the server leaves process.env alone: servers in one process keep their settings apart.
     expect(process.env.FAREWELL).toBeUndefined();
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a setting the app's middleware reads at boot comes from .env.test for the test helpers: no test file exports it by hand", async () => {
+  const appDir = copyFixtureApp("cli-settings", folderWith("settings-app", {}));
+  const env = { NODE_ENV: "test", ADMIN_API_KEY: undefined, LOG_LEVEL: "fatal", REDIS_URL: "" };
+  await expect(startTestServer({ appDir, env })).rejects.toMatchObject({ message: expect.stringContaining("Invalid environment variable ADMIN_API_KEY") });
+
+  const key = "from-dotenv-test-".padEnd(32, "k");
+  writeFileSync(join(appDir, ".env.test"), `ADMIN_API_KEY=${key}\n`);
+  const server = await startTestServer({ appDir, env });
+  try {
+    const purge = (apiKey: string) => server.runAction("admin:purge", { apiKey, olderThanDays: 3 }, new Connection({ type: CONNECTION_TYPE.cli }));
+    expect(await purge(key)).toMatchObject({ status: 200, response: { purged: 3 } });
+    expect(await purge("k".repeat(32))).toMatchObject({ status: 401 });
   } finally {
     await server.stop();
   }

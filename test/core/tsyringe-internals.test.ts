@@ -1,6 +1,6 @@
 import { injectable, singleton } from "tsyringe";
 import { forgetClasses, rootContainer } from "../../src/core/container";
-import { decoratedClasses, registrationsOf } from "../../src/core/tsyringe-internals";
+import { decoratedClasses, providersOf, registrationsOf } from "../../src/core/tsyringe-internals";
 
 /**
  * What Herald reads of tsyringe's internals, against the tsyringe installed: when a release moves
@@ -35,4 +35,14 @@ test("forgetClasses drops a class from both", () => {
   forgetClasses(new Set([Reloaded]));
   expect(decoratedClasses()!.has(Reloaded)).toBe(false);
   expect(registrationsOf(rootContainer)!.has(Reloaded)).toBe(false);
+});
+
+test("a token's providers are found in its container or the nearest parent that has it", () => {
+  const parent = rootContainer.createChildContainer();
+  const child = parent.createChildContainer();
+  parent.register("a clock", { useClass: Clock });
+  expect(providersOf(child, "a clock")).toEqual([{ useClass: Clock }]);
+  child.register("a clock", { useValue: 1 });
+  expect(providersOf(child, "a clock")).toEqual([{ useValue: 1 }]);
+  expect(providersOf(child, "nothing")).toEqual([]);
 });

@@ -9,8 +9,7 @@ import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { declareActionFlags } from "./action-flags";
 import { flagsFromInputs } from "./flags";
-import { cliSocketRefusal } from "./cli-socket-directory";
-import { cliSocketPath, forwardToRunningServer, takesActionCommands, type ForwardedCall } from "./running-server";
+import { paramsFromFlags } from "./action-arguments";
 import { terminalInput } from "./terminal-input";
 import type { CommandOutput } from "../../toolchain/command-output";
 
@@ -66,33 +65,6 @@ export async function printResult(output: CommandOutput, result: ActionResult, o
   }
 }
 
-/**
- * Runs the call on the app's server when one runs on the embedded database (see
- * CliSocketInitializer), which this process could not open beside it; undefined when this
- * process is to run it. `--verbose` says on stderr which it was.
- */
-async function runOnRunningServer(server: HeraldServer, call: ForwardedCall, output: CommandOutput, verbose: boolean): Promise<ExitCode | undefined> {
-  const say = (text: string) => verbose && process.stderr.write(`${text}\n`);
-  if (!takesActionCommands(server.config)) {
-    say(`${call.action}: run by this process`);
-    return undefined;
-  }
-  const path = cliSocketPath(server.app.root);
-  const refused = cliSocketRefusal(path);
-  if (refused) {
-    // Said even without --verbose: someone else may be listening where the app's server should.
-    process.stderr.write(`${call.action}: not sent to the running server: ${refused}; run by this process\n`);
-    return undefined;
-  }
-  const ran = await forwardToRunningServer(path, call, (text) => output.write(text));
-  if (!ran) {
-    say(`${call.action}: run by this process (no server of this app takes action commands at ${path})`);
-    return undefined;
-  }
-  say(`${call.action}: run by the app's running server (process ${ran.pid}), through ${path}`);
-  return ran.code;
-}
-
 export function registerActionCommand(
   program: Argv,
   registered: RegisteredAction,
@@ -105,13 +77,9 @@ export function registerActionCommand(
     registered.action.description ?? `Run the ${registered.name} action`,
     (command) => declareActionFlags(command, flags, registered.name),
     async (argv) => {
-      const params: Record<string, unknown> = Object.create(null);
-      for (const field of Object.keys(flags)) if (argv[field] !== undefined) params[field] = argv[field];
+      const params = paramsFromFlags(flags, argv);
       const pretty = Boolean(process.stdout.isTTY);
-      // One id for the command, where it runs: its log line carries it, here or on the running server.
       const requestId = uniqueId();
-      const forwarded = await runOnRunningServer(server, { action: registered.name, params, pretty, requestId }, output, argv.verbose === true);
-      if (forwarded !== undefined) return output.exit(forwarded);
       let code: ExitCode = ExitCode.error;
       try {
         await server.start();

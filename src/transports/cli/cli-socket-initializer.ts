@@ -3,9 +3,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { injectable } from "tsyringe";
-import { requestIdFrom } from "../../core/request-id";
-import { Connection } from "../../core/connection";
-import { CONNECTION_TYPE, ExitCode, RUN_MODE } from "../../core/constants";
+import { ExitCode, RUN_MODE } from "../../core/constants";
 import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { prepareCliSocketDirectory, withOwnerOnlyUmask } from "./cli-socket-directory";
@@ -13,9 +11,10 @@ import { cliSocketPath, forwardToRunningServer, takesActionCommands, type Forwar
 
 /**
  * In development, a server on the embedded database (no DATABASE_URL) takes the app's action
- * commands on a Unix socket, so that `herald <action>` works beside it: the embedded database
- * serves one process, and the CLI would otherwise be refused it. The call runs here, on a CLI
- * connection, and the CLI prints what it would have printed, with the same exit code.
+ * commands and `herald tasks` commands on a Unix socket, so that they work beside it: the
+ * embedded database serves one process, and the CLI would otherwise be refused it; without Redis
+ * the task queue is in this process's memory, where no other process reaches it. The call runs
+ * here, on a CLI connection, and the CLI prints what it would have printed, with the same exit code.
  */
 @injectable()
 export class CliSocketInitializer implements Initializer {
@@ -37,7 +36,7 @@ export class CliSocketInitializer implements Initializer {
       return;
     }
     // A socket another running server answers on stays its own; one left behind by a crash is removed.
-    const running = await forwardToRunningServer(path, { action: "", params: {}, pretty: false }, () => undefined).catch(() => undefined);
+    const running = await forwardToRunningServer(path, { kind: "probe" }, () => undefined, () => undefined).catch(() => undefined);
     if (running) return;
     rmSync(path, { force: true });
     const listener = createServer((socket) => void this.serve(socket));
@@ -71,21 +70,14 @@ export class CliSocketInitializer implements Initializer {
     });
     lines.close();
     let code: ExitCode = ExitCode.error;
-    let requestId: string | undefined;
+    let call: ForwardedCall | undefined;
     try {
-      const call = line ? (JSON.parse(line) as ForwardedCall) : undefined;
-      // An empty action is a probe: is a server answering here?
-      if (call?.action) {
-        requestId = requestIdFrom(call.requestId);
-        const connection = new Connection({ type: CONNECTION_TYPE.cli, id: requestId, requestId, cannotAsk: "over cli run by the running server" });
-        const result = await this.server.runAction(call.action, call.params ?? {}, connection);
-        // Deferred, as the CLI defers it: a server that never takes a command need not load the printing and its flags.
-        const { printResult } = require("./action-command") as typeof import("./action-command");
-        const output = { write: (text: string) => send({ write: text }), exit: () => undefined };
-        code = await printResult(output, result, { pretty: call.pretty === true });
-      } else code = ExitCode.success;
+      call = line ? (JSON.parse(line) as ForwardedCall) : undefined;
+      // Deferred, as the CLI defers it: a server that never takes a command need not load the flags and their parser.
+      const { runForwardedCall } = require("./forwarded-calls") as typeof import("./forwarded-calls");
+      code = call ? await runForwardedCall(this.server, call, send) : ExitCode.error;
     } catch (error) {
-      this.server.logger.error({ err: error, requestId }, "cli-socket: a forwarded call failed");
+      this.server.logger.error({ err: error, ...(call?.kind === "action" ? { action: call.action } : {}) }, "cli-socket: a forwarded call failed");
     }
     send({ exit: code, pid: process.pid });
     socket.end();

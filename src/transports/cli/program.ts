@@ -2,8 +2,8 @@ import yargs, { Argv } from "yargs";
 import { findAppDir } from "../../core/app-config";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE, ExitCode } from "../../core/constants";
-import { errorBody, toTypedError } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
+import { uniqueId } from "../../core/unique-id";
 import { guardUnhandledRejections } from "../../core/process-guards";
 import { installSignalHandlers } from "../../core/signals";
 import type { AppBoot } from "../../toolchain/app-boot";
@@ -15,7 +15,12 @@ import { registerDevCommand } from "../../toolchain/dev-command";
 import { registerMigrateCommand } from "../../toolchain/migrate-command";
 import { registerGenerateCommand, registerNewCommand } from "../../toolchain/scaffold-commands";
 import { describeActions } from "./actions-command";
+import { commandLineRefusal } from "./command-line-refusal";
+import { declareGlobalOptions } from "./global-options";
+import type { ForwardedActionCommand } from "./running-server";
+import { sendToRunningServer, type CommandPlace } from "./send-to-running-server";
 import { registerTasksCommand } from "./tasks-command";
+import { UNKNOWN_COMMAND_HINT, unknownCommandError } from "./unknown-arguments";
 
 const packageVersion: string = require("../../../package.json").version;
 
@@ -49,6 +54,39 @@ function firstCommandWord(argv: readonly string[]): string | undefined {
   return argv.find((word) => !word.startsWith("-"));
 }
 
+/** `--help` and `--version` are the program's to answer, with the app this process loads. */
+function asksTheProgram(argv: readonly string[]): boolean {
+  return argv.some((word) => word === "--help" || word === "-h" || word === "--version");
+}
+
+function without(argv: readonly string[], word: string): string[] {
+  const index = argv.indexOf(word);
+  return [...argv.slice(0, index), ...argv.slice(index + 1)];
+}
+
+/**
+ * Sends `herald <word> …` to the app's running server, if one takes it, before this process loads
+ * the app: a command the server runs needs nothing of the app's own settings here. `--help` and
+ * `--version` stay this process's.
+ */
+async function sendActionCommand(appDir: string, argv: readonly string[], word: string, output: CommandOutput): Promise<CommandPlace> {
+  if (asksTheProgram(argv)) return { verboseNote: undefined };
+  const call: ForwardedActionCommand = {
+    kind: "action",
+    action: word,
+    args: without(argv, word),
+    pretty: process.stdout.isTTY === true,
+    // One id for the command: the server's line about the call carries it.
+    requestId: uniqueId(),
+  };
+  return sendToRunningServer(appDir, call, word, output, argv.includes("--verbose"));
+}
+
+/** The program of a command the running server has run and printed: it only sets the exit code. */
+function answered(code: ExitCode, output: CommandOutput): Argv {
+  return yargs([]).command("$0", false, {}, () => output.exit(code));
+}
+
 /**
  * The `herald` command line: the framework commands and one command per action of the app.
  * The app is loaded (not booted) only to know its actions; a command boots only what it needs,
@@ -62,12 +100,9 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
   const app: CliAppOptions = appDir ? { appDir, boot } : { boot };
   const commands = new Set(FRAMEWORK_COMMANDS);
 
-  const program = yargs(argv)
-    .scriptName("herald")
-    .usage("Usage: $0 <command> [options]")
-    .parserConfiguration({ "camel-case-expansion": false })
-    .option("q", { alias: "quiet", type: "boolean", describe: "Suppress logs: stdout is only the JSON result", global: true })
-    .option("verbose", { type: "boolean", describe: "Say on stderr whether an action ran in this process or on the app's running server", global: true })
+  const program = declareGlobalOptions(
+    yargs(argv).scriptName("herald").usage("Usage: $0 <command> [options]").parserConfiguration({ "camel-case-expansion": false }),
+  )
     .strict()
     .command("$0", false, {}, () => {
       program.showHelp((help) => output.write(`${help}\n`));
@@ -121,6 +156,9 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
   registerNewCommand(program, output);
 
   if ((options.actionCommands ?? true) && appDir) {
+    const word = firstCommandWord(argv);
+    const place = word !== undefined && !commands.has(word) ? await sendActionCommand(appDir, argv, word, output) : undefined;
+    if (place?.ranOnServer !== undefined) return answered(place.ranOnServer, output);
     const server = await loadCliServer({ ...app, quiet });
     // Deferred: the flags are built from zod schemas.
     const { registerActionCommand } = require("./action-command") as typeof import("./action-command");
@@ -129,11 +167,11 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
       commands.add(registered.name);
       registerActionCommand(program, registered, server, output);
     }
+    // Said once the word is known to name an action, which this process then runs.
+    if (place?.verboseNote && word !== undefined && commands.has(word) && argv.includes("--verbose")) process.stderr.write(`${place.verboseNote}\n`);
   }
 
-  const unknownCommandHint = appDir
-    ? '"herald actions" lists the app\'s actions; "herald --help" the other commands'
-    : `${noAppError().message}; "herald --help" lists the commands`;
+  const unknownCommandHint = appDir ? UNKNOWN_COMMAND_HINT : `${noAppError().message}; "herald --help" lists the commands`;
   return program
     .help()
     .alias("h", "help")
@@ -144,14 +182,7 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
       // yargs goes on to run the handler unless the failure throws.
       if (error) throw error;
       const word = firstCommandWord(argv);
-      if (word !== undefined && !commands.has(word)) {
-        throw new TypedError({
-          message: `Unknown command "${word}": ${unknownCommandHint}`,
-          type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
-          key: "command",
-          value: word,
-        });
-      }
+      if (word !== undefined && !commands.has(word)) throw unknownCommandError(word, unknownCommandHint);
       // Only a framework command gets here: an action's flags are checked by its schema in the dispatcher.
       throw new TypedError({ message: `${message}. Run with --help for usage.`, type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION });
     });
@@ -168,8 +199,8 @@ export async function runProgram(boot: AppBoot, argv: string[]): Promise<void> {
     const program = await createProgram(boot, { argv, actionCommands });
     await program.parseAsync();
   } catch (thrown) {
-    const error = toTypedError(thrown, process.env.NODE_ENV === "production");
-    process.stdout.write(`${JSON.stringify(errorBody(error, true), null, process.stdout.isTTY === true ? 2 : undefined)}\n`);
+    const refusal = commandLineRefusal(thrown, { terminal: process.stdout.isTTY === true, production: process.env.NODE_ENV === "production" });
+    process.stdout.write(refusal.stdout);
     process.exitCode = ExitCode.error;
   }
 }

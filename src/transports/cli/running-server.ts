@@ -7,9 +7,9 @@ import type { HeraldConfig } from "../../core/config";
 import type { ExitCode } from "../../core/constants";
 
 /**
- * Whether a server with this configuration takes the CLI's action commands, and the CLI sends
- * them: in development (not in production, nor under NODE_ENV=test, whose servers boot beside
- * each other's CLI runs), on the embedded database (no DATABASE_URL).
+ * Whether a server with this configuration takes the CLI's action commands and `herald tasks`
+ * commands, and the CLI sends them: in development (not in production, nor under NODE_ENV=test,
+ * whose servers boot beside each other's CLI runs), on the embedded database (no DATABASE_URL).
  */
 export function takesActionCommands(config: HeraldConfig): boolean {
   return config.env === "development" && config.databaseUrl === undefined;
@@ -31,20 +31,47 @@ export function cliSocketPath(appRoot: string, temporaryFolder = tmpdir()): stri
   return join(temporaryFolder, `herald-cli-${process.getuid?.() ?? "user"}`, `${hash}.sock`);
 }
 
-/** One action command, as the CLI sends it to a running server. */
-export interface ForwardedCall {
+/** An action command, as the CLI sends it before it loads the app: the server reads the flags with the action's schema. */
+export interface ForwardedActionCommand {
+  kind: "action";
   action: string;
-  params: Record<string, unknown>;
+  /** The words of the command line after the action's name, as typed. */
+  args: string[];
+  /** Whether the CLI's stdout is a terminal: the JSON is then indented. */
   pretty: boolean;
   /** The command's id, which the server's line about the call carries. */
   requestId?: string;
 }
 
-/** What the server sends back, a JSON document a line: text the CLI would have printed, then its exit code. */
-export type ForwardedReply = { write: string } | { exit: ExitCode; pid: number };
+/** One `herald tasks` operation, on the running server's own queue. */
+export type TasksOperation =
+  | { name: "stats"; queue?: string }
+  | { name: "failed"; queue: string; limit: number }
+  | { name: "retry"; queue: string; jobId: string }
+  /** `params`: the JSON text of `--params`, read where the operation runs. */
+  | { name: "enqueue"; action: string; params?: string; options: { delayMs?: number; jobId?: string } };
+
+export interface ForwardedTasksCommand {
+  kind: "tasks";
+  operation: TasksOperation;
+}
+
+/** Whether a server is answering on the socket: it answers with its exit code alone. */
+export interface ForwardedProbe {
+  kind: "probe";
+}
+
+/** What the CLI sends a running server, one JSON document on one line. */
+export type ForwardedCall = ForwardedActionCommand | ForwardedTasksCommand | ForwardedProbe;
 
 /**
- * Runs the call on the app's running server, if one takes action commands at `socketPath`:
+ * What the server sends back, a JSON document a line: text the CLI would have printed on stdout
+ * (`write`) or stderr (`stderr`), then its exit code.
+ */
+export type ForwardedReply = { write: string } | { stderr: string } | { exit: ExitCode; pid: number };
+
+/**
+ * Runs the call on the app's running server, if one takes commands at `socketPath`:
  * resolves with what it printed and its exit code, or undefined when no server answers (none
  * runs, or one left its socket behind), and the CLI then runs the call itself.
  */
@@ -52,6 +79,7 @@ export function forwardToRunningServer(
   socketPath: string,
   call: ForwardedCall,
   write: (text: string) => void,
+  say: (text: string) => void = (text) => process.stderr.write(text),
 ): Promise<{ code: ExitCode; pid: number } | undefined> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
@@ -67,6 +95,7 @@ export function forwardToRunningServer(
     lines.on("line", (line) => {
       const reply = JSON.parse(line) as ForwardedReply;
       if ("write" in reply) write(reply.write);
+      else if ("stderr" in reply) say(reply.stderr);
       else outcome = { code: reply.exit, pid: reply.pid };
     });
     socket.once("error", (error: NodeJS.ErrnoException) => {

@@ -1,10 +1,11 @@
 import type { Argv } from "yargs";
+import { findAppDir } from "../../core/app-config";
 import { ErrorType, TypedError } from "../../core/errors";
 import { TASK_OPERATIONS, type TaskOperations } from "../../core/ports/task-operations";
 import type { CommandOutput } from "../../toolchain/command-output";
 import { runBootedCommand, type CliAppOptions } from "../../toolchain/cli-app";
-
-type Operation = (tasks: TaskOperations) => Promise<unknown>;
+import type { TasksOperation } from "./running-server";
+import { sendToRunningServer } from "./send-to-running-server";
 
 function parseParams(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
@@ -20,24 +21,50 @@ function parseParams(text: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-/** `herald tasks …`: boots the app in cli mode, runs one queue operation, prints `{response}` or `{error}`. */
+/** Runs one `herald tasks` operation on a queue's operations: this process's, or the running server's. */
+export async function runTasksOperation(tasks: TaskOperations, operation: TasksOperation): Promise<unknown> {
+  switch (operation.name) {
+    case "stats":
+      return tasks.stats(operation.queue);
+    case "failed":
+      return tasks.failed(operation.queue, { limit: operation.limit });
+    case "retry":
+      return { retried: await tasks.retry(operation.queue, operation.jobId) };
+    case "enqueue":
+      return { jobId: await tasks.enqueue(operation.action, parseParams(operation.params), operation.options) };
+  }
+}
+
+/**
+ * `herald tasks …`: runs one queue operation and prints `{response}` or `{error}`. Beside the app's
+ * running server (see CliSocketInitializer) the server runs it, on its own queue, which without
+ * Redis is in its memory; otherwise this process boots the app in cli mode and runs it.
+ */
 export function registerTasksCommand(program: Argv, app: CliAppOptions, quiet: boolean, output: CommandOutput): void {
-  const run = (operation: Operation) =>
-    runBootedCommand({ ...app, quiet }, output, (server) => operation(server.container.resolve(TASK_OPERATIONS)));
+  const run = async (operation: TasksOperation, verbose: unknown) => {
+    const appDir = app.appDir ?? findAppDir();
+    if (appDir) {
+      const label = `tasks ${operation.name}`;
+      const place = await sendToRunningServer(appDir, { kind: "tasks", operation }, label, output, verbose === true);
+      if (place.ranOnServer !== undefined) return output.exit(place.ranOnServer);
+      if (verbose === true && place.verboseNote) process.stderr.write(`${place.verboseNote}\n`);
+    }
+    return runBootedCommand({ ...app, quiet }, output, (server) => runTasksOperation(server.container.resolve(TASK_OPERATIONS), operation));
+  };
 
   program.command("tasks", "Inspect and operate the task queues", (tasks) =>
     tasks
-      .command("stats [queue]", "Waiting, active, delayed, succeeded and failed counts per queue", {}, (args) =>
-        run((ops) => ops.stats(args.queue as string | undefined)),
+      .command("stats [queue]", "Waiting, active, delayed and failed counts per queue", {}, (args) =>
+        run({ name: "stats", ...(args.queue !== undefined ? { queue: String(args.queue) } : {}) }, args.verbose),
       )
       .command(
         "failed <queue>",
         "List failed jobs with their errors",
         (command) => command.option("limit", { type: "number", default: 20, describe: "At most this many" }),
-        (args) => run((ops) => ops.failed(String(args.queue), { limit: Number(args.limit) })),
+        (args) => run({ name: "failed", queue: String(args.queue), limit: Number(args.limit) }, args.verbose),
       )
       .command("retry <queue> <jobId>", "Queue a failed job again", {}, (args) =>
-        run(async (ops) => ({ retried: await ops.retry(String(args.queue), String(args.jobId)) })),
+        run({ name: "retry", queue: String(args.queue), jobId: String(args.jobId) }, args.verbose),
       )
       .command(
         "enqueue <action>",
@@ -48,12 +75,18 @@ export function registerTasksCommand(program: Argv, app: CliAppOptions, quiet: b
             .option("delay", { type: "number", describe: "Wait this many ms before running" })
             .option("job-id", { type: "string", describe: "A job id, to queue it only once" }),
         (args) =>
-          run(async (ops) => ({
-            jobId: await ops.enqueue(String(args.action), parseParams(args.params as string | undefined), {
-              ...(args.delay !== undefined ? { delayMs: Number(args.delay) } : {}),
-              ...(args["job-id"] !== undefined ? { jobId: String(args["job-id"]) } : {}),
-            }),
-          })),
+          run(
+            {
+              name: "enqueue",
+              action: String(args.action),
+              ...(args.params !== undefined ? { params: String(args.params) } : {}),
+              options: {
+                ...(args.delay !== undefined ? { delayMs: Number(args.delay) } : {}),
+                ...(args["job-id"] !== undefined ? { jobId: String(args["job-id"]) } : {}),
+              },
+            },
+            args.verbose,
+          ),
       )
       .demandCommand(1, "Name a tasks command: stats, failed, retry or enqueue"),
   );

@@ -37,3 +37,15 @@ export function unknownArgumentsError(argv: Arguments, known: ReadonlySet<string
     type: ErrorType.CONNECTION_ACTION_PARAM_VALIDATION,
   });
 }
+
+/** What `herald <word>` says when `word` is neither a framework command nor an action the CLI may call. */
+export const UNKNOWN_COMMAND_HINT = '"herald actions" lists the app\'s actions; "herald --help" the other commands';
+
+export function unknownCommandError(word: string, hint: string = UNKNOWN_COMMAND_HINT): TypedError {
+  return new TypedError({
+    message: `Unknown command "${word}": ${hint}`,
+    type: ErrorType.CONNECTION_ACTION_NOT_FOUND,
+    key: "command",
+    value: word,
+  });
+}

@@ -28,6 +28,11 @@ export class TaskRuntime {
     return WORKER_RUN_MODES.includes(this.server.runMode);
   }
 
+  /** Whether this process's queue is its own memory (no Redis), which no worker of its serves and no other process sees. */
+  get queueIsUnserved(): boolean {
+    return !this.runsWorkers && this.settings.driver === "memory";
+  }
+
   /** The driver, opened on first use, so that initializers that boot before "tasks" can enqueue. */
   driver(): Promise<QueueDriver> {
     if (this.closed) {

@@ -5,9 +5,10 @@ import { CONNECTION_TYPE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import { redactSecrets } from "../../core/secret";
-import type { Backoff, FanOutProgress, JobInfo, NewJob, QueueStats } from "./driver";
+import type { Backoff, FanOutProgress, JobInfo, NewJob, QueueDriver, QueueStats } from "./driver";
 import { messagingSystem, sendingJobs } from "./job-spans";
 import { TaskRuntime } from "./runtime";
+import { unservedQueueError } from "./unserved-queue";
 
 export interface EnqueueOptions {
   /** Run no sooner than this many milliseconds from now. */
@@ -89,12 +90,12 @@ export class TaskService implements TaskOperations {
 
   /** Counts, results (index-aligned) and errors of a fan-out; undefined once it has expired. */
   async fanOutProgress(fanOutId: string): Promise<FanOutProgress | undefined> {
-    return (await this.runtime.driver()).fanOut(fanOutId);
+    return (await this.appQueue()).fanOut(fanOutId);
   }
 
   /** A job as it stands; its params' secret() fields read `[[secret]]`, as in the logs. */
   async getJob(queue: string, jobId: string): Promise<JobInfo | undefined> {
-    const job = await (await this.runtime.driver()).getJob(queue, jobId);
+    const job = await (await this.appQueue()).getJob(queue, jobId);
     return job && this.redacted(job);
   }
 
@@ -105,14 +106,14 @@ export class TaskService implements TaskOperations {
 
   /** Waiting, active, delayed and failed counts, of one queue or of every queue. */
   async stats(queue?: string): Promise<Record<string, QueueStats>> {
-    const driver = await this.runtime.driver();
+    const driver = await this.appQueue();
     const queues = queue ? [queue] : this.queues();
     return Object.fromEntries(await Promise.all(queues.map(async (name) => [name, await driver.stats(name)] as const)));
   }
 
   /** Failed jobs of a queue, with the error body of their last attempt. */
   async failed(queue: string, { limit = 100 }: { limit?: number } = {}): Promise<JobInfo[]> {
-    return (await (await this.runtime.driver()).failed(queue, limit)).map((job) => this.redacted(job));
+    return (await (await this.appQueue()).failed(queue, limit)).map((job) => this.redacted(job));
   }
 
   /** What inspection shows of a job: never the value of a secret() param (`herald tasks failed` prints it). */
@@ -123,11 +124,11 @@ export class TaskService implements TaskOperations {
 
   /** Queues a failed job again (one more attempt); false when the queue has no failed job of that id. */
   async retry(queue: string, jobId: string): Promise<boolean> {
-    return (await this.runtime.driver()).retry(queue, jobId);
+    return (await this.appQueue()).retry(queue, jobId);
   }
 
   async remove(queue: string, jobId: string): Promise<void> {
-    await (await this.runtime.driver()).remove(queue, jobId);
+    await (await this.appQueue()).remove(queue, jobId);
   }
 
   /** Refuses params a worker's call of `registered` would refuse: bounded and validated by the dispatcher. */
@@ -149,17 +150,20 @@ export class TaskService implements TaskOperations {
     return registered;
   }
 
-  private async openForJobs() {
-    const driver = await this.runtime.driver();
-    if (driver.kind === "memory" && !this.runtime.runsWorkers) {
-      throw new TypedError({
-        message:
-          `Without REDIS_URL, queues live inside the server process, so this ${this.runtime.server.runMode} ` +
-          "process cannot queue a task that any worker would run. Set REDIS_URL.",
-        type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE,
-      });
+  /** The driver of the app's queue, to queue on; refused where a job queued would never run. */
+  private async openForJobs(): Promise<QueueDriver> {
+    if (this.runtime.queueIsUnserved) {
+      throw unservedQueueError(this.runtime, `A task queued from this ${this.runtime.server.runMode} process would never run`);
     }
-    return driver;
+    return this.runtime.driver();
+  }
+
+  /** The driver of the app's queue, to read; refused where this process's own queue would be shown as the app's. */
+  private async appQueue(): Promise<QueueDriver> {
+    if (this.runtime.queueIsUnserved) {
+      throw unservedQueueError(this.runtime, `This ${this.runtime.server.runMode} process cannot see the app's task queue`);
+    }
+    return this.runtime.driver();
   }
 
   private jobOptions(options: EnqueueOptions): Omit<NewJob, "payload"> {

@@ -4,6 +4,7 @@ import { HeraldServer } from "../../core/server";
 import { warnWithoutPersistence } from "./persistence-warning";
 import { TaskRuntime } from "./runtime";
 import { TaskService } from "./task-service";
+import { refuseQueueUsers } from "./unserved-queue";
 import { TASK_OPERATIONS } from "../../core/ports/task-operations";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
 
@@ -22,6 +23,7 @@ export class TasksInitializer implements Initializer {
 
   register(): void {
     this.server.container.register(TASK_OPERATIONS, { useToken: TaskService });
+    if (!this.runtime.runsWorkers) this.server.actionRefusals.push(refuseQueueUsers(this.runtime, new Set([TaskService, TASK_OPERATIONS])));
   }
 
   /**
