@@ -32,13 +32,13 @@ function typesEpilogue(generators: readonly PluginGenerator[]): string {
 export function registerGenerateCommand(program: Argv, app: CliAppOptions, output: CommandOutput): void {
   program.command(
     ["generate <type> [name]", "g"],
-    "Write an action, task, initializer, middleware, channel, service or test, with its test; or the client's types",
+    "Write an action, task, initializer, middleware, channel, service, test or resource, with its test; or the client's types",
     (command) => {
       // Only when `generate` is the command: reading the config loads the app's TypeScript.
       const generators = generatorsFor(findCliAppConfig(app.appDir)?.plugins ?? []);
       command
         .positional("type", { type: "string", choices: [...generators.map((generator) => generator.type), CLIENT_TYPES], describe: "What to generate" })
-        .positional("name", { type: "string", describe: "<group>:<verb> for an action or a task; a word (nested with /) otherwise; none for client-types" })
+        .positional("name", { type: "string", describe: "<group>:<verb> for an action or a task; one word for a resource; a word (nested with /) otherwise; none for client-types" })
         .option("out", { type: "string", describe: `client-types: the module to write (default: ${CLIENT_TYPES_FILE} in the app folder)` })
         .option("dry-run", { type: "boolean", describe: "Print what would be written; write nothing" })
         .option("force", { type: "boolean", describe: "Overwrite existing files (never touched otherwise)" })

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { waitFor } from "herald/testing";
@@ -28,6 +28,21 @@ export function copyFixtureApp(name: string, scratchDir: string): string {
   const appDir = join(scratchDir, "app");
   cpSync(join(REPO_ROOT, "test/fixtures/apps", name), appDir, { recursive: true });
   return appDir;
+}
+
+/**
+ * What `npm install` does in an app made by `herald new --herald file:<repo>`: a symlink to the
+ * package and its bin, and one to the checkout's TypeORM, which the app depends on. The other
+ * dependencies resolve from the repository's node_modules above the scratch folder; Jest too, but
+ * an app with the database names its file below its own node_modules in `npm test`.
+ */
+export function linkHerald(appDir: string): void {
+  mkdirSync(join(appDir, "node_modules/.bin"), { recursive: true });
+  symlinkSync(REPO_ROOT, join(appDir, "node_modules/herald"), "dir");
+  symlinkSync(join(REPO_ROOT, "node_modules/typeorm"), join(appDir, "node_modules/typeorm"), "dir");
+  symlinkSync(join(REPO_ROOT, "node_modules/jest"), join(appDir, "node_modules/jest"), "dir");
+  symlinkSync("../herald/dist/cli-entry.js", join(appDir, "node_modules/.bin/herald"));
+  chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
 }
 
 /**

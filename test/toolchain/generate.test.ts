@@ -159,12 +159,20 @@ async function flagsOf(command: string[]): Promise<string[]> {
 
 const flagged = (args: string[], flag: string) => args.includes(`--${flag}`) || args.includes(`--no-${flag}`);
 
+/**
+ * What this fixture app, which has no database, cannot prove: the resource type and its flag,
+ * proven on an app made by `herald new` in generate-resource.test.ts.
+ */
+const PROVEN_ELSEWHERE = { types: ["resource"], flags: ["plural"] };
+
 describe("herald generate <type> <name>", () => {
   test("the table has a row for every type and every flag, so each is proven below", async () => {
     const flags = await flagsOf(["generate"]);
     expect(flags).toEqual(expect.arrayContaining(["dry-run", "force", "frequency", "test"]));
-    expect(flags.filter((flag) => !generated.some((row) => flagged(row.args, flag)))).toEqual([]);
-    expect(getValidTypes(appDir).filter((type) => !generated.some((row) => row.args[1] === type))).toEqual([]);
+    const unproven = (flag: string) => !generated.some((row) => flagged(row.args, flag)) && !PROVEN_ELSEWHERE.flags.includes(flag);
+    expect(flags.filter(unproven)).toEqual([]);
+    const untyped = (type: string) => !generated.some((row) => row.args[1] === type) && !PROVEN_ELSEWHERE.types.includes(type);
+    expect(getValidTypes(appDir).filter(untyped)).toEqual([]);
   });
 
   test.each(generated)("$args writes its files in the app's folders", async ({ args, files, writes = "created", report }) => {
@@ -243,7 +251,7 @@ describe("herald generate <type> <name>", () => {
     expect(run.code).toBe(1);
     const { message } = JSON.parse(run.stdout).error;
     expect(message).toContain('Given: "widget"');
-    expect(message).toContain('"action", "initializer", "middleware", "channel", "service", "task", "test", "report"');
+    expect(message).toContain('"action", "initializer", "middleware", "channel", "service", "task", "test", "resource", "report"');
     expect(run.stderr).toBe("");
   });
 
@@ -256,7 +264,7 @@ describe("herald generate <type> <name>", () => {
   });
 
   test("getValidTypes lists the built-in types and the app's plugin types", () => {
-    expect(getValidTypes(appDir)).toEqual(["action", "initializer", "middleware", "channel", "service", "task", "test", "report"]);
+    expect(getValidTypes(appDir)).toEqual(["action", "initializer", "middleware", "channel", "service", "task", "test", "resource", "report"]);
     expect(getValidTypes(join(__dirname, "../fixtures/apps/cli"))).not.toContain("report");
   });
 

@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { herald } from "../support/cli";
 import type { CliRun } from "../support/cli";
-import { listFiles, makeScratchDir, npmStart, removeScratchDir, REPO_ROOT, run } from "../support/scratch-apps";
+import { linkHerald, listFiles, makeScratchDir, npmStart, removeScratchDir, REPO_ROOT, run } from "../support/scratch-apps";
 import { defaultHeraldSpec } from "../../src/toolchain/new-app";
 
 let scratch: string;
@@ -30,25 +30,10 @@ beforeAll(async () => {
   appDir = join(scratch, "my-app");
   created = await herald(flagRuns.name!, { cwd: scratch });
   if (created.code !== 0) throw new Error(`herald new failed:\n${created.stdout}\n${created.stderr}`);
-  linkHerald();
+  linkHerald(appDir);
 }, 120_000);
 
 afterAll(() => removeScratchDir(scratch));
-
-/**
- * What `npm install` does with `"herald": "file:<repo>"`: a symlink to the package and its bin,
- * and one to the checkout's TypeORM, which the app depends on. The other dependencies resolve
- * from the repository's node_modules above the scratch folder; Jest too, but `npm test` names
- * its file below the app's own node_modules.
- */
-function linkHerald(): void {
-  mkdirSync(join(appDir, "node_modules/.bin"), { recursive: true });
-  symlinkSync(REPO_ROOT, join(appDir, "node_modules/herald"), "dir");
-  symlinkSync(join(REPO_ROOT, "node_modules/typeorm"), join(appDir, "node_modules/typeorm"), "dir");
-  symlinkSync(join(REPO_ROOT, "node_modules/jest"), join(appDir, "node_modules/jest"), "dir");
-  symlinkSync("../herald/dist/cli-entry.js", join(appDir, "node_modules/.bin/herald"));
-  chmodSync(join(REPO_ROOT, "dist/cli-entry.js"), 0o755);
-}
 
 test("every flag of herald new has its run here", async () => {
   const help = await herald(["new", "--help"], { cwd: scratch });

@@ -3,6 +3,7 @@ import { HTTP_METHOD } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import { routeParams, type RouteParam } from "../../core/ports/route-params";
 import { pathToRoot } from "./generator-context";
+import { resourceGenerator } from "./resource-generator";
 import { generatedInputs } from "./route-inputs";
 import type { GeneratedFile, GeneratorContext, PluginGenerator } from "./plugin-generator";
 import { renderSchematic } from "./templates";
@@ -233,4 +234,5 @@ export const BUILTIN_GENERATORS: readonly PluginGenerator[] = [
   serviceGenerator,
   taskGenerator,
   testGenerator,
+  resourceGenerator,
 ];

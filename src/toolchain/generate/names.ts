@@ -22,7 +22,8 @@ export interface GeneratedNames {
   kebab: string;
 }
 
-const SEGMENT = /^[a-zA-Z][a-zA-Z0-9]*(?:[-_][a-zA-Z0-9]+)*$/;
+/** One part of a name: a letter, then letters, digits, and single "-" or "_" between them. */
+export const NAME_PART = /^[a-zA-Z][a-zA-Z0-9]*(?:[-_][a-zA-Z0-9]+)*$/;
 
 // Strict-mode reserved words and the globals that cannot be rebound: a name whose identifier is
 // one of them would not compile where the templates use it.
@@ -45,7 +46,7 @@ function refuse(name: string, reason: string): never {
 }
 
 /** Splits `sendEmail`, `send-email` and `send_email` into lower-case words. */
-function wordsOf(segment: string): string[] {
+export function wordsOf(segment: string): string[] {
   return segment
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .split(/[\s_-]+/)
@@ -79,7 +80,7 @@ export function parseName(name: string, shape: NameShape, reserved: readonly str
   if (shape === "action" && segments.length < 2) {
     refuse(name, "an action name has the shape <group>:<verb>, e.g. users:create");
   }
-  const badSegment = segments.find((segment) => !SEGMENT.test(segment));
+  const badSegment = segments.find((segment) => !NAME_PART.test(segment));
   if (badSegment !== undefined) {
     const example = shape === "action" ? "users:create" : "billing/invoice";
     refuse(
