@@ -138,12 +138,12 @@ export interface JestReport {
 }
 
 /**
- * `npm start` in an app folder (development, JSON logs, a free port), resolved once its "server
- * started" line names the URL. `stop` ends the whole process group: npm runs the server in a
+ * `npm start` (or another script: `dev`) in an app folder (development, JSON logs, a free port),
+ * resolved once its "server started" line names the URL. `stop` ends the whole process group: npm runs the server in a
  * child shell and does not pass a signal on to it.
  */
-export async function npmStart(appDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const server = spawn("npm", ["start"], {
+export async function npmStart(appDir: string, script = "start"): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
+  const server = spawn("npm", ["run", script], {
     cwd: appDir,
     env: childEnv({ PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: "development" }),
     detached: true,
@@ -169,7 +169,7 @@ export async function npmStart(appDir: string): Promise<{ url: string; stop(): P
     );
   } catch (error) {
     await stop();
-    throw new Error(`npm start did not serve: ${(error as Error).message}\n${output}`);
+    throw new Error(`npm run ${script} did not serve: ${(error as Error).message}\n${output}`);
   }
-  return { url: url!, stop };
+  return { url: url!, stop, output: () => output };
 }
