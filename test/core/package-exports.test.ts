@@ -33,6 +33,7 @@ const surface = {
       // schemas and helpers, database
       "safeCompare", "secret", "isSecret", "zBooleanFromString", "paginationInputs", "paginationOutputs", "paginate", "zodFromEntity",
       "internal", "zTimestamp", "zIdOrModel", "registerDataSource", "dataSourceFor", "Migrator", "MIGRATOR",
+      "isConnectionFailure", "isUniqueViolation",
       // sessions
       "SessionStore", "SESSION_STORE_TOKEN", "MemorySessionStore", "Session", "SessionManager", "sessionCookieSecurity",
       // the built-in authorization server
@@ -56,7 +57,7 @@ const surface = {
       "CallerInput", "AnswerTo", "Answers", "CallerRoot", "FormAnswer", "FormQuestion", "Question", "QuestionKind", "Questions", "RawAnswer",
       "RootsAnswer", "RootsQuestion", "SampleAnswer", "SampleQuestion", "SamplingContent", "SamplingMessage",
       // server, configuration, lifecycle
-      "ServerOptions", "AppConfig", "OAuthAppConfig", "IssuedAccessToken", "LocalAuthorizationServer", "ProtectedResource", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
+      "ServerOptions", "AppConfig", "DatabaseAppConfig", "OAuthAppConfig", "IssuedAccessToken", "LocalAuthorizationServer", "ProtectedResource", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
       "HealthReport", "HealthState", "ServiceHealth", "ServiceLoad", "HttpMount",
       // schemas and helpers, database
       "CountResult", "PaginateOptions", "PaginatedResult", "PaginationOptions", "PaginationParams", "ColumnKeys",

@@ -142,10 +142,10 @@ export interface JestReport {
  * resolved once its "server started" line names the URL. `stop` ends the whole process group: npm runs the server in a
  * child shell and does not pass a signal on to it.
  */
-export async function npmStart(appDir: string, script = "start"): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
+export async function npmStart(appDir: string, script = "start", env: NodeJS.ProcessEnv = {}): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
   const server = spawn("npm", ["run", script], {
     cwd: appDir,
-    env: childEnv({ PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: "development" }),
+    env: childEnv({ PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: "development", ...env }),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

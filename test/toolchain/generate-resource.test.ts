@@ -116,7 +116,7 @@ test("a second generation is refused without --force; with it, the same files ar
   try {
     const refused = await herald(["g", "resource", "note"], { cwd: appDir });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${migrationOf("notes")}, schemas/note.ts, actions/note.ts, test/actions/note.test.ts already exist; use --force`);
+    expect(JSON.parse(refused.stdout).error.message).toContain(`${migrationOf("notes")}, schemas/note.ts, actions/note.ts, test/actions/note.test.ts already exist; use --force`);
     expect(read("actions/note.ts")).toBe("// edited by hand\n");
 
     const forced = await herald(["g", "resource", "note", "--force"], { cwd: appDir });
@@ -138,9 +138,11 @@ test.each([
   const before = listFiles(appDir);
   const refused = await herald(["g", "resource", ...args], { cwd: appDir });
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain(reason);
-  expect(refused.stderr).toContain("Nothing was written.");
-  expect(JSON.parse(refused.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION" });
+  const { error } = JSON.parse(refused.stdout);
+  expect(error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION" });
+  expect(error.message).toContain(reason);
+  expect(error.message).toContain("Nothing was written.");
+  expect(refused.stderr).toBe("");
   expect(listFiles(appDir)).toEqual(before);
 });
 
@@ -149,8 +151,11 @@ test("an app without the built-in database is told to add it, and nothing is wri
   const before = listFiles(plainApp);
   const refused = await herald(["g", "resource", "note"], { cwd: plainApp });
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain("herald generate resource needs the built-in database: add `database: { entities: \"entities\", migrations: \"migrations\" }` to herald.config.ts (docs/database.md). Nothing was written.");
-  expect(JSON.parse(refused.stdout).error).toMatchObject({ type: "CONFIG_ERROR", key: "database" });
+  expect(JSON.parse(refused.stdout).error).toMatchObject({
+    type: "CONFIG_ERROR",
+    key: "database",
+    message: "herald generate resource needs the built-in database: add `database: { entities: \"entities\", migrations: \"migrations\" }` to herald.config.ts (docs/database.md). Nothing was written.",
+  });
   expect(listFiles(plainApp)).toEqual(before);
 });
 

@@ -6,6 +6,7 @@ import { waitFor } from "herald/testing";
 import { WebSocket } from "ws";
 import { useChromium } from "../support/chromium";
 import { herald } from "../support/cli";
+import { freePort } from "../support/free-port";
 import { npmStart, REPO_ROOT, run } from "../support/scratch-apps";
 import { usePostgresSchema } from "../sample-app/support/postgres";
 
@@ -38,8 +39,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The app's own herald, run as `npx herald` would run it. */
-function appHerald(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return run(process.execPath, [join(appDir, "node_modules/herald/dist/cli-entry.js"), ...args], { cwd: appDir, env, timeout: 120_000 });
+function appHerald(args: string[]) {
+  // In development, as the newcomer's shell is: Jest's NODE_ENV=test would give the command a database of its own in memory.
+  return run(process.execPath, [join(appDir, "node_modules/herald/dist/cli-entry.js"), ...args], { cwd: appDir, env: { NODE_ENV: "development" }, timeout: 120_000 });
 }
 
 test("the app depends on the tarball, which npm installed as a package of its own, with one TypeORM and the Node.js it runs on", () => {
@@ -80,7 +82,8 @@ describe("npm run dev", () => {
   beforeAll(async () => {
     // A setting in .env, which every command reads: the app's name as the server reports it.
     writeFileSync(join(appDir, ".env"), "NAME=corner-shop\n");
-    dev = await npmStart(appDir, "dev");
+    // A port of its own rather than PORT=0, which each reload would answer with another free port.
+    dev = await npmStart(appDir, "dev", { PORT: String(await freePort()) });
   }, 180_000);
   afterAll(() => dev?.stop(), 60_000);
 
@@ -146,6 +149,8 @@ describe("npm run dev", () => {
     await waitFor(async () => (await (await fetch(`${dev.url}/api/hello?who=Ada`)).json()).greeting === `${greeting}, Ada!`, {
       timeout: 60_000,
       interval: 200,
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${dev.output()}`);
     });
   }
 
