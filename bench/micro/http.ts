@@ -7,8 +7,8 @@ import type { HeraldServer } from "../../src/core/server";
 import { BENCH_APP, heraldEnv } from "../lib/subjects";
 import { median } from "../lib/stats";
 import { ECHO_PATH, ECHO_QUERY, echoInputs, echoResponse } from "../shared/echo";
-import { expressEcho } from "../shared/express-echo";
-import { nodeEcho } from "../shared/node-echo";
+import { expressBaseline } from "../shared/express-baseline";
+import { nodeBaseline } from "../shared/node-baseline";
 import { countRequest } from "../shared/request-counter";
 
 /**
@@ -41,7 +41,7 @@ async function listen(server: Server): Promise<number> {
 
 async function startSubject(): Promise<{ port: number; stop(): Promise<void> }> {
   if (subject === "express" || subject === "node") {
-    const server = createServer(subject === "node" ? nodeEcho : expressEcho());
+    const server = createServer(subject === "node" ? nodeBaseline : expressBaseline());
     const port = await listen(server);
     return { port, stop: () => new Promise((resolve) => server.close(() => resolve())) };
   }

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { expressEcho } from "../shared/express-echo";
+import { expressBaseline } from "../shared/express-baseline";
 import { listenFromEnv } from "./listen";
 
-listenFromEnv(createServer(expressEcho()));
+listenFromEnv(createServer(expressBaseline()));

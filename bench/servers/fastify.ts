@@ -1,5 +1,6 @@
 import Fastify from "fastify";
 import { ECHO_PATH, echoInputs, echoResponse } from "../shared/echo";
+import { HELLO_PATH, helloResponse } from "../shared/hello";
 import { countRequest } from "../shared/request-counter";
 import { exitOnSignal, portFromEnv } from "./listen";
 
@@ -8,7 +9,7 @@ import { exitOnSignal, portFromEnv } from "./listen";
  * same zod parse, the same JSON, and its logger as Fastify ships it: level info, a JSON line per
  * request received and per response sent, on stdout, which the runner sends to /dev/null as it
  * does Herald's request log. No response schema: the reply goes through JSON.stringify like the
- * others', not fast-json-stringify.
+ * others', not fast-json-stringify (fastify/benchmarks gives its hello route one).
  */
 const app = Fastify({ logger: { level: "info" } });
 
@@ -23,6 +24,8 @@ app.get(ECHO_PATH, (request, reply) => {
   if (!parsed.success) return void reply.code(422).send({ error: parsed.error.issues });
   void reply.send(echoResponse(parsed.data));
 });
+
+app.get(HELLO_PATH, (_request, reply) => void reply.send(helloResponse()));
 
 app.get("/ready", (_request, reply) => void reply.send("ok"));
 

@@ -4,6 +4,7 @@ import { NestFactory } from "@nestjs/core";
 import type { NestExpressApplication } from "@nestjs/platform-express";
 import type { z } from "zod";
 import { echoInputs, echoResponse, type EchoParams } from "../shared/echo";
+import { helloResponse } from "../shared/hello";
 import { countRequest } from "../shared/request-counter";
 import { exitOnSignal } from "./listen";
 
@@ -19,14 +20,19 @@ class ZodValidationPipe implements PipeTransform {
 }
 
 @Controller("bench")
-class EchoController {
+class BenchController {
   @Get("echo")
   echo(@Query(new ZodValidationPipe(echoInputs)) params: EchoParams) {
     return echoResponse(params);
   }
+
+  @Get("hello")
+  hello() {
+    return helloResponse();
+  }
 }
 
-@Module({ controllers: [EchoController] })
+@Module({ controllers: [BenchController] })
 class BenchModule {}
 
 /** The NestJS baseline: a controller on the Express platform, one global middleware, no logger. */

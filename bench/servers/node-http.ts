@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { nodeEcho } from "../shared/node-echo";
+import { nodeBaseline } from "../shared/node-baseline";
 import { listenFromEnv } from "./listen";
 
-listenFromEnv(createServer(nodeEcho));
+listenFromEnv(createServer(nodeBaseline));
