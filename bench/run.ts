@@ -12,12 +12,13 @@ import { bootScenario } from "./scenarios/boot";
 import { cliScenario } from "./scenarios/cli";
 import { clientScenario } from "./scenarios/client";
 import { httpScenario } from "./scenarios/http";
+import { httpHelloScenario } from "./scenarios/http-hello";
 import { memoryScenario } from "./scenarios/memory";
 import { tasksScenario } from "./scenarios/tasks";
 import { startScenario } from "./scenarios/start";
 import { websocketScenario } from "./scenarios/websocket";
 
-const SCENARIOS: Scenario[] = [httpScenario, websocketScenario, tasksScenario, bootScenario, startScenario, cliScenario, memoryScenario, clientScenario];
+const SCENARIOS: Scenario[] = [httpScenario, httpHelloScenario, websocketScenario, tasksScenario, bootScenario, startScenario, cliScenario, memoryScenario, clientScenario];
 
 /** Past this, the scenarios not yet started are skipped: the whole run stays under 10 minutes. */
 const BUDGET_SECONDS = { full: 540, smoke: 240 };

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { BenchReport } from "../../bench/lib/results";
 
 const REPO_ROOT = join(__dirname, "../..");
-const SCENARIOS = ["http", "websocket", "tasks", "boot", "start", "cli", "memory", "client"];
+const SCENARIOS = ["http", "http-hello", "websocket", "tasks", "boot", "start", "cli", "memory", "client"];
 
 interface Run {
   code: number;
@@ -50,7 +50,8 @@ describe("the benchmark harness, in smoke mode", () => {
   it("reports a median row per subject and a ratio for every comparison", () => {
     const subjects = Object.fromEntries(report.scenarios.map((scenario) => [scenario.id, scenario.rows.map((row) => row.subject)]));
     expect(subjects).toEqual({
-      http: ["herald", "herald-traced", "node", "fastify", "express", "nest"],
+      http: ["herald", "herald-traced", "node", "fastify", "express", "hono", "nest"],
+      "http-hello": ["herald", "node", "fastify", "express", "hono", "nest"],
       websocket: ["herald", "ws"],
       tasks: ["herald", "bee-queue"],
       boot: ["boot-10"],
@@ -102,6 +103,23 @@ describe("the benchmark harness, in smoke mode", () => {
     }
   });
 
+  it("compares Herald with every baseline of the HTTP scenarios, Hono among them", () => {
+    const compared = (id: string) =>
+      report.scenarios.find((scenario) => scenario.id === id)!.comparisons.map((comparison) => [comparison.herald, comparison.baseline, comparison.metric]);
+    expect(compared("http")).toContainEqual(["herald", "hono", "rps"]);
+    expect(compared("http-hello")).toEqual([
+      ["herald", "node", "rps"],
+      ["herald", "fastify", "rps"],
+      ["herald", "express", "rps"],
+      ["herald", "hono", "rps"],
+      ["herald", "nest", "rps"],
+      ["herald", "node", "p99"],
+      ["herald", "node", "cpuUs"],
+      ["herald", "fastify", "cpuUs"],
+    ]);
+    expect(report.scenarios.find((scenario) => scenario.id === "http-hello")!.settings).toMatchObject({ path: "/api/bench/hello" });
+  });
+
   it("describes the machine it ran on, with the subjects' Node.js", () => {
     expect(report.machine).toEqual({
       cpuModel: expect.any(String),
@@ -117,11 +135,16 @@ describe("the benchmark harness, in smoke mode", () => {
     expect(run.stdout).toContain("Herald benchmark (smoke)");
     expect(run.stdout).toMatch(/Herald ÷ raw Express 5 \(req\/s\): \d+\.\d\d×  target ≥ 1\.30×  (met|missed)/);
     expect(run.stdout).toMatch(/Herald ÷ Fastify 5 \(req\/s\): \d+\.\d\d×/);
+    expect(run.stdout).toMatch(/Herald ÷ Hono 4 \(@hono\/node-server\) \(req\/s\): \d+\.\d\d×/);
+    expect(run.stdout).toContain("HTTP hello world");
     expect(run.stdout).toMatch(/Herald ÷ raw node:http \(p99 ms\): \d+\.\d\d×  target ≤ 1\.50×  (met|missed)/);
     const svg = readFileSync(join(outDir, "latest.svg"), "utf8");
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).toContain("HTTP action, req/s");
     expect(svg).toMatch(/Herald ÷ raw Express 5 = \d+\.\d\d×/);
-    expect(readFileSync(join(outDir, "latest.md"), "utf8")).toMatch(/\| HTTP action \| Herald ÷ raw Express 5 \(req\/s\) \| \d+\.\d\d× \| ≥ 1\.30× \| (met|missed) \|/);
+    const markdown = readFileSync(join(outDir, "latest.md"), "utf8");
+    expect(markdown).toMatch(/\| HTTP action \| Herald ÷ raw Express 5 \(req\/s\) \| \d+\.\d\d× \| ≥ 1\.30× \| (met|missed) \|/);
+    expect(markdown).toMatch(/\| HTTP hello world \| Herald ÷ Fastify 5 \(req\/s\) \| \d+\.\d\d× \| /);
+    expect(markdown).toMatch(/^Run: \d{4}-\d\d-\d\dT.*\nMachine: .+, `nproc` \d+, .+ GiB, Node\.js v\d+\.\d+\.\d+, \w+ \w+\.$/m);
   });
 });
