@@ -1,7 +1,7 @@
 import type { Attributes, Histogram, Meter } from "@opentelemetry/api";
 import { ATTR_ERROR_TYPE, ATTR_RPC_METHOD, ATTR_RPC_SYSTEM_NAME, METRIC_RPC_SERVER_CALL_DURATION } from "@opentelemetry/semantic-conventions";
 import type { ActionPlans } from "./action-plan";
-import type { LoggedCall } from "./request-log";
+import type { LoggedCall } from "./logged-call";
 import type { RegisteredAction } from "./registry";
 import { DURATION_BUCKETS } from "./metrics";
 

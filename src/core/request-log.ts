@@ -4,6 +4,7 @@ import { type CallLogFields, callIds } from "./call-ids";
 import type { Connection } from "./connection";
 import { declaredErrors } from "./declared-errors";
 import { ErrorType, type TypedError } from "./errors";
+import type { LoggedCall } from "./logged-call";
 import { LogParams, loggedParams } from "./log-params";
 import { isLevelOn, type Logger } from "./logger";
 import type { RegisteredAction } from "./registry";
@@ -13,14 +14,6 @@ const OUTCOME_MESSAGES: Partial<Record<ErrorType, string>> = {
   [ErrorType.CONNECTION_CLIENT_GONE]: "client gone",
   [ErrorType.CONNECTION_INPUT_REQUIRED]: "input required",
 };
-
-/** One call's line: what the caller got, and what it sent. */
-export interface LoggedCall {
-  actionName: string;
-  status: number;
-  durationMs: number;
-  error?: TypedError | undefined;
-}
 
 export interface RequestLogOptions {
   logger: Logger;
