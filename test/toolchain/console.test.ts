@@ -60,10 +60,10 @@ test("a script's lines run one after the other, with no prompt, and the app stop
   const run = await consoleRun(
     [
       "const seen = []",
-      // Slower than the lines after it: were they run at once, they would be done first.
-      'await new Promise((resolve) => setTimeout(resolve, 100)).then(() => run("greet:say", { who: "Ada" })).then((response) => seen.push(response.text))',
+      // A call takes turns of the event loop: were the lines run at once, the last would read `seen` before either pushed.
+      'await run("greet:say", { who: "Ada" }).then((response) => seen.push(response.text))',
       // Not awaited: the console waits for the promise a line results in.
-      'new Promise((resolve) => setTimeout(resolve, 100)).then(() => run("greet:say", { who: "Bo" })).then((response) => seen.push(response.text))',
+      'run("greet:say", { who: "Bo" }).then((response) => seen.push(response.text))',
       "seen.join(' / ')",
     ],
     { LOG_LEVEL: "info", LOG_FORMAT: "json" },
