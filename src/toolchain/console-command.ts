@@ -1,13 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { start as startRepl, type REPLServer } from "node:repl";
+import type { REPLServer } from "node:repl";
 import type { Argv } from "yargs";
 import { CONNECTION_TYPE, ExitCode } from "../core/constants";
 import { Connection } from "../core/connection";
 import type { HeraldServer } from "../core/server";
 import type { CommandOutput } from "./command-output";
 import { loadCliServer, type CliAppOptions } from "./cli-app";
-import { runConsoleScript } from "./console-script";
 
 /** What the console's `run` gives: the action's response, or its TypedError thrown. */
 async function runAction(server: HeraldServer, name: string, params: Record<string, unknown> = {}): Promise<unknown> {
@@ -28,8 +27,16 @@ export function consoleContext(server: HeraldServer): Record<string, unknown> {
   };
 }
 
+/**
+ * node:repl, loaded when the console opens: it loads node:domain, which wraps the construction of
+ * every EventEmitter (each request and response of a server) in a process that has it.
+ */
+function replModule(): typeof import("node:repl") {
+  return require("node:repl") as typeof import("node:repl");
+}
+
 function openRepl(server: HeraldServer, interactive: boolean): REPLServer {
-  const repl = startRepl({ prompt: `${server.config.name}> `, terminal: interactive, useGlobal: false, ignoreUndefined: true });
+  const repl = replModule().start({ prompt: `${server.config.name}> `, terminal: interactive, useGlobal: false, ignoreUndefined: true });
   Object.assign(repl.context, consoleContext(server));
   if (interactive) {
     const historyDir = join(server.app.root, ".herald");
@@ -51,6 +58,7 @@ export function registerConsoleCommand(program: Argv, app: CliAppOptions, quiet:
     const server = await loadCliServer({ ...app, quiet });
     await server.start();
     if (process.stdin.isTTY !== true) {
+      const { runConsoleScript } = require("./console-script") as typeof import("./console-script");
       const ranEveryLine = await runConsoleScript(consoleContext(server), { input: process.stdin, stdout: process.stdout, stderr: process.stderr });
       await server.stop();
       output.exit(ranEveryLine ? ExitCode.success : ExitCode.error);
