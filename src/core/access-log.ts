@@ -34,16 +34,20 @@ export function writeAccessLine(logger: Logger, entry: AccessEntry): void {
   logger[accessLevelOf(entry.path)](line, "request");
 }
 
-/** Responses whose request became an action call, which the dispatcher's request log covers. */
-const actionCalls = new WeakSet<object>();
+/**
+ * Marks a response whose request became an action call. A property rather than a WeakSet entry,
+ * which costs each call an insertion into a table the collector must walk.
+ */
+const ACTION_CALL = Symbol("herald.actionCall");
+type Marked = { [ACTION_CALL]?: true };
 
 /** Marks a response as an action call's (HTTP, or an MCP message that runs an action): it gets no access line. */
 export function markActionCall(response: object): void {
-  actionCalls.add(response);
+  (response as Marked)[ACTION_CALL] = true;
 }
 
 export function isActionCall(response: object): boolean {
-  return actionCalls.has(response);
+  return (response as Marked)[ACTION_CALL] === true;
 }
 
 /** The path of a request URL, without its query string or fragment. */
