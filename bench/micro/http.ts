@@ -6,19 +6,22 @@ import { RUN_MODE } from "../../src/core/constants";
 import type { HeraldServer } from "../../src/core/server";
 import { BENCH_APP, heraldEnv } from "../lib/subjects";
 import { median } from "../lib/stats";
-import { ECHO_PATH, ECHO_QUERY, echoInputs, echoResponse } from "../shared/echo";
+import { ECHO_PATH, ECHO_QUERY } from "../shared/echo";
+import { HELLO_PATH } from "../shared/hello";
 import { expressBaseline } from "../shared/express-baseline";
+import { fastifyBaseline } from "../shared/fastify-baseline";
 import { nodeBaseline } from "../shared/node-baseline";
-import { countRequest } from "../shared/request-counter";
 
 /**
- * The CPU of one HTTP echo request in one process, server and client together: the bench app on
- * Herald (from src/, compiled by SWC as it loads, so no build is needed) or the raw Express 5
- * baseline or raw node:http, driven over a loopback socket by a client that pipelines requests in batches. The
- * client's share is the same for every subject, so differences are the servers'; `--cpu-prof`
- * gives a profile without the other processes of the full benchmark.
+ * The CPU of one HTTP request (the echo action, or hello world) in one process, server and client
+ * together: the bench app on Herald (from src/, compiled by SWC as it loads, so no build is
+ * needed), raw Express 5, Fastify 5 (its log goes to stdout: send that to /dev/null) or raw
+ * node:http, driven over a loopback socket by a client that pipelines requests in batches
+ * (`--batch=1` sends one at a time on each connection, as the full benchmark does). The client's
+ * share is the same for every subject, so differences are the servers'; `--cpu-prof` gives a
+ * profile without the other processes of the full benchmark.
  *
- *   node -r @swc-node/register bench/micro/http.ts [--subject=herald|express|node] [--requests=20000] [--repeats=7] [--batch=32] [--connections=4]
+ *   node -r @swc-node/register bench/micro/http.ts [--subject=herald|fastify|express|node] [--requests=20000] [--repeats=7] [--batch=32] [--connections=4] [--route=echo|hello] [--log-level=info|warn]
  */
 function option(name: string, fallback: string): string {
   const given = process.argv.find((argument) => argument.startsWith(`--${name}=`));
@@ -30,8 +33,12 @@ const requests = Number(option("requests", "20000"));
 const repeats = Number(option("repeats", "7"));
 const batch = Number(option("batch", "32"));
 const connections = Number(option("connections", "4"));
+const route = option("route", "echo");
+/** Herald's log level: `warn` leaves the request log out, to price it. */
+const logLevel = option("log-level", "info");
 
-const REQUEST = Buffer.from(`GET ${ECHO_PATH}?${ECHO_QUERY} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n`);
+const TARGET = route === "hello" ? HELLO_PATH : `${ECHO_PATH}?${ECHO_QUERY}`;
+const REQUEST = Buffer.from(`GET ${TARGET} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n`);
 const STATUS_LINE = "HTTP/1.1 ";
 
 async function listen(server: Server): Promise<number> {
@@ -40,6 +47,12 @@ async function listen(server: Server): Promise<number> {
 }
 
 async function startSubject(): Promise<{ port: number; stop(): Promise<void> }> {
+  if (subject === "fastify") {
+    // Its log goes to stdout: run with stdout sent to /dev/null, as the full benchmark does.
+    const app = fastifyBaseline();
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    return { port: (app.server.address() as AddressInfo).port, stop: () => app.close() };
+  }
   if (subject === "express" || subject === "node") {
     const server = createServer(subject === "node" ? nodeBaseline : expressBaseline());
     const port = await listen(server);
@@ -48,7 +61,7 @@ async function startSubject(): Promise<{ port: number; stop(): Promise<void> }> 
   const herald: HeraldServer = await createHerald({
     appDir: BENCH_APP,
     runMode: RUN_MODE.server,
-    env: heraldEnv({ PORT: "0" }),
+    env: heraldEnv({ PORT: "0", LOG_LEVEL: logLevel }),
     overrides: [],
     logDestination: openSync("/dev/null", "w"),
   }).start();
