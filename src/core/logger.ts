@@ -1,7 +1,7 @@
 import pino from "pino";
 import { tokenFor } from "./token-for";
 import { activeTraceIds } from "./trace-ids";
-import pretty from "pino-pretty";
+import type pinoPretty from "pino-pretty";
 import { LogFormat, LogLevel } from "./constants";
 import { TurnBatchedDestination } from "./turn-batched-destination";
 
@@ -36,7 +36,8 @@ export function createLogger(options: LoggerOptions): Logger {
   const destination = options.destination ?? 1;
   const stream =
     options.format === LogFormat.text
-      ? pretty({
+      ? // Required for the text format only: a production process never loads it.
+        (require("pino-pretty") as typeof pinoPretty)({
           sync: true,
           colorize: typeof destination === "number" && Boolean(process.stdout.isTTY),
           destination: destination as number,

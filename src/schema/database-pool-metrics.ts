@@ -1,5 +1,5 @@
 import { injectable } from "tsyringe";
-import { DataSource } from "typeorm";
+import type { DataSource } from "typeorm";
 import type { Meter } from "@opentelemetry/api";
 import { RUN_MODE } from "../core/constants";
 import { APP_INITIALIZERS, type Initializer } from "../core/initializer";
@@ -60,8 +60,11 @@ export class DatabasePoolMetricsInitializer implements Initializer {
 
   initialize(): void {
     const { meter } = this.server.metrics;
+    if (!meter) return;
+    // Required here, with metrics on: an app without a database never loads TypeORM.
+    const { DataSource } = require("typeorm") as typeof import("typeorm");
     const { container } = this.server;
-    if (!meter || !container.isRegistered(DataSource, true)) return;
+    if (!container.isRegistered(DataSource, true)) return;
     const dataSource = container.resolve(DataSource);
     if (poolOf(dataSource)) observePool(meter, dataSource);
   }

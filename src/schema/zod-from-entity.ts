@@ -1,4 +1,3 @@
-import { getMetadataArgsStorage } from "typeorm/globals";
 import { z } from "zod";
 import { ErrorType, TypedError } from "../core/errors";
 import { columnSchema } from "./column-schema";
@@ -57,7 +56,8 @@ function lineage(entity: Function): Function[] {
  * module loads; adding a column to the entity adds it to the schema.
  */
 export function zodFromEntity<E>(entity: EntityClass<E>, options: ZodFromEntityOptions<E> = {}): ModelSchema<E> {
-  const storage = getMetadataArgsStorage();
+  // Required on use: an app that calls it has TypeORM loaded already, one that does not never loads it through Herald's index.
+  const storage = (require("typeorm/globals") as typeof import("typeorm/globals")).getMetadataArgsStorage();
   const targets = lineage(entity);
   const shape: Record<string, z.ZodType> = {};
   for (const column of storage.filterColumns(targets)) {

@@ -1,7 +1,7 @@
 import { Transform } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
-import multer from "multer";
+import type multerModule from "multer";
 import { ErrorType, TypedError } from "../../core/errors";
 
 export function payloadTooLarge(limit: number): TypedError {
@@ -29,6 +29,7 @@ function byteLimit(limit: number): Transform {
  * (HTTP_BODY_LIMIT).
  */
 export function multipartParser(fileLimit: number, fieldLimit: number, maxFiles: number): RequestHandler {
+  const multer = require("multer") as typeof multerModule;
   const options = {
     storage: multer.memoryStorage(),
     limits: {
@@ -44,7 +45,7 @@ export function multipartParser(fileLimit: number, fieldLimit: number, maxFiles:
       req.pipe(counter).pipe(busboy);
     },
   };
-  return multer(options as multer.Options).any();
+  return multer(options as multerModule.Options).any();
 }
 
 /**

@@ -3,7 +3,6 @@ import { RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import { HeraldServer } from "../../core/server";
-import { BeeQueueDriver } from "./bee-queue-driver";
 import type { QueueDriver } from "./driver";
 import { InProcessDriver } from "./in-process-driver";
 import { readTasksSettings, TasksSettings } from "./settings";
@@ -70,7 +69,8 @@ export class TaskRuntime {
     const settings = this.settings;
     const driver: QueueDriver =
       settings.driver === "redis"
-        ? new BeeQueueDriver({
+        ? // Required with Redis only: a process on the in-process queue never loads bee-queue.
+          new (require("./bee-queue-driver") as typeof import("./bee-queue-driver")).BeeQueueDriver({
             redisUrl: settings.redisUrl!,
             prefix: settings.prefix,
             resultTtlMs: settings.resultTtlMs,
