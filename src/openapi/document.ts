@@ -1,4 +1,4 @@
-import { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject, ServerObject } from "openapi3-ts/oas31";
+import type { OpenApiBuilder, OpenAPIObject, PathItemObject, ReferenceObject, SchemaObject, ServerObject } from "openapi3-ts/oas31";
 import type { ActionDefinition } from "../core/action";
 import { allowsTransport } from "../core/action-transports";
 import { CONNECTION_TYPE } from "../core/constants";
@@ -43,7 +43,9 @@ export function buildOpenApiDocument(source: ActionSource, options: OpenApiDocum
   const prefix = normalizeApiPrefix(options.prefix ?? DEFAULT_API_PREFIX);
   const webActions = actionsOf(source).filter((action) => action.web && allowsTransport(action, CONNECTION_TYPE.web));
   const schemas = options.schemas ?? generateOpenApiSchemas(webActions);
-  const builder = OpenApiBuilder.create({
+  // Required here: openapi3-ts loads a YAML library, which a server that never serves its document does not need.
+  const { OpenApiBuilder: Builder } = require("openapi3-ts/oas31") as typeof import("openapi3-ts/oas31");
+  const builder = Builder.create({
     openapi: "3.1.0",
     info: { title: options.title ?? "Herald API", version: options.version ?? "0.0.0" },
     // Relative, so the document is right on every host and port it is served from.

@@ -52,7 +52,7 @@ test("a started server has not loaded node:repl, whose node:domain wraps every E
   expect(loaded.builtIn.filter((name) => /^NativeModule (repl|domain)$/.test(name))).toEqual([]);
 });
 
-test("a server of an app without a database, Redis, uploads or the text log format loads none of what serves them", () => {
+test("a server of an app without a database, Redis, uploads or the text log format loads none of what serves them, nor the OpenAPI builder before its document is asked for", () => {
   expect(loaded.packages).toEqual(expect.arrayContaining(["pino", "zod", "ws"]));
-  expect(loaded.packages.filter((name) => ["typeorm", "bee-queue", "multer", "pino-pretty"].includes(name))).toEqual([]);
+  expect(loaded.packages.filter((name) => ["typeorm", "bee-queue", "multer", "pino-pretty", "openapi3-ts", "yaml"].includes(name))).toEqual([]);
 });
