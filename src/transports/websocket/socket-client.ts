@@ -47,14 +47,16 @@ export class SocketClient {
    * socket closes or the grace period ends. A call no longer here has been answered already.
    */
   private readonly inFlight = new Map<AbortController, MessageId>();
+  // The channel side's collections are made on a socket's first channel call: most sockets never
+  // make one, and four empty collections hold about 700 bytes.
   /** Subscribes and unsubscribes not yet answered, each by its own token, with the messageId it answers. */
-  private readonly channelCalls = new Map<object, MessageId>();
+  private channelCalls: Map<object, MessageId> | undefined;
   /** Resolves the shutdown's wait once the last action and channel call in flight has been answered. */
   private onIdle: (() => void) | undefined;
-  private readonly subscriptions = new Map<string, ChannelSubscription>();
+  private subscriptions: Map<string, ChannelSubscription> | undefined;
   /** Subscribe and unsubscribe of one channel run one after the other. */
-  private readonly channelQueue = new Map<string, Promise<void>>();
-  private readonly reserved = new Set<string>();
+  private channelQueue: Map<string, Promise<void>> | undefined;
+  private reserved: Set<string> | undefined;
   private readonly budget: MessageBudget;
   private alive = true;
   private draining = false;
@@ -115,8 +117,8 @@ export class SocketClient {
         this.sendError(messageId, shuttingDown());
       }
       this.inFlight.clear();
-      for (const messageId of this.channelCalls.values()) this.sendError(messageId, shuttingDown());
-      this.channelCalls.clear();
+      for (const messageId of this.channelCalls?.values() ?? []) this.sendError(messageId, shuttingDown());
+      this.channelCalls?.clear();
     }
     if (this.socket.readyState === WebSocket.OPEN) this.socket.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
     // A peer that does not answer the close frame is cut off.
@@ -194,7 +196,7 @@ export class SocketClient {
   }
 
   private get idle(): boolean {
-    return this.inFlight.size === 0 && this.channelCalls.size === 0;
+    return this.inFlight.size === 0 && (this.channelCalls?.size ?? 0) === 0;
   }
 
   /**
@@ -203,15 +205,16 @@ export class SocketClient {
    */
   private answerChannelCall(messageId: MessageId, channel: string, operation: () => Promise<object>): Promise<void> {
     const call = {};
-    this.channelCalls.set(call, messageId);
+    const channelCalls = (this.channelCalls ??= new Map());
+    channelCalls.set(call, messageId);
     return this.inChannelOrder(channel, async () => {
       try {
         const reply = await operation();
-        if (this.channelCalls.has(call)) this.send(JSON.stringify({ messageId, ...reply }));
+        if (channelCalls.has(call)) this.send(JSON.stringify({ messageId, ...reply }));
       } catch (error) {
-        if (this.channelCalls.has(call)) this.sendError(messageId, error);
+        if (channelCalls.has(call)) this.sendError(messageId, error);
       } finally {
-        this.channelCalls.delete(call);
+        channelCalls.delete(call);
         if (this.idle) this.onIdle?.();
       }
     });
@@ -297,9 +300,11 @@ export class SocketClient {
   /** Subscribes the socket to `channel`; resolves with the reply's body, or throws the refusal. */
   private async subscribe(channel: string): Promise<object> {
     const reply = { subscribed: { channel } };
-    if (this.subscriptions.has(channel)) return reply;
+    const subscriptions = (this.subscriptions ??= new Map());
+    if (subscriptions.has(channel)) return reply;
+    const reserved = (this.reserved ??= new Set());
     const { maxSubscriptions } = this.context.settings;
-    if (this.subscriptions.size + this.reserved.size >= maxSubscriptions) {
+    if (subscriptions.size + reserved.size >= maxSubscriptions) {
       throw new TypedError({
         message: `A connection may hold at most ${maxSubscriptions} subscriptions`,
         type: ErrorType.CONNECTION_CHANNEL_VALIDATION,
@@ -307,36 +312,37 @@ export class SocketClient {
         value: channel,
       });
     }
-    this.reserved.add(channel);
+    reserved.add(channel);
     let subscription: ChannelSubscription;
     try {
       subscription = await this.context.channels.subscribe(channel, this.connection, (eventText) => this.send(eventText));
     } finally {
-      this.reserved.delete(channel);
+      reserved.delete(channel);
     }
     if (this.closed) {
       await subscription.close();
       return reply;
     }
-    this.subscriptions.set(channel, subscription);
+    subscriptions.set(channel, subscription);
     return reply;
   }
 
   private async unsubscribe(channel: string): Promise<object> {
-    const subscription = this.subscriptions.get(channel);
-    this.subscriptions.delete(channel);
+    const subscription = this.subscriptions?.get(channel);
+    this.subscriptions?.delete(channel);
     await subscription?.close();
     return { unsubscribed: { channel } };
   }
 
   private inChannelOrder(channel: string, operation: () => Promise<void>): Promise<void> {
-    const previous = this.channelQueue.get(channel) ?? Promise.resolve();
+    const channelQueue = (this.channelQueue ??= new Map());
+    const previous = channelQueue.get(channel) ?? Promise.resolve();
     const next = previous.then(operation).catch((error: unknown) => {
       this.context.logger.error({ err: error, channel, ...this.ids }, "websocket: a channel operation failed");
     });
-    this.channelQueue.set(channel, next);
+    channelQueue.set(channel, next);
     void next.then(() => {
-      if (this.channelQueue.get(channel) === next) this.channelQueue.delete(channel);
+      if (channelQueue.get(channel) === next) channelQueue.delete(channel);
     });
     return next;
   }
@@ -349,8 +355,8 @@ export class SocketClient {
   private async onClose(): Promise<void> {
     this.closed = true;
     for (const controller of this.inFlight.keys()) controller.abort(clientLeft());
-    const subscriptions = [...this.subscriptions.values()];
-    this.subscriptions.clear();
+    const subscriptions = [...(this.subscriptions?.values() ?? [])];
+    this.subscriptions?.clear();
     await Promise.all(subscriptions.map((subscription) => subscription.close()));
   }
 

@@ -18,7 +18,7 @@ import { AddressMessageBudgets } from "./address-budgets";
 import { WS_CLOSE_CODE } from "./close-codes";
 import { judgeOrigin } from "./origin-policy";
 import { readWebSocketSettings, WebSocketSettings } from "./settings";
-import { SocketClient } from "./socket-client";
+import { SocketClient, type SocketClientContext } from "./socket-client";
 import { refuseUpgrade } from "./upgrade-refusal";
 import { shuttingDown } from "../../core/shutting-down";
 
@@ -43,6 +43,7 @@ export class WebSocketInitializer implements Initializer {
   private readonly upgradeCookies = new WeakMap<IncomingMessage, string>();
   /** Each upgrade request's id and when it came in, for its answer's X-Request-Id and its access line. */
   private readonly upgrades = new WeakMap<IncomingMessage, UpgradeRequest>();
+  private socketContext: SocketClientContext | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private closing = false;
   private channels!: ChannelSubscriptions;
@@ -116,7 +117,7 @@ export class WebSocketInitializer implements Initializer {
       return;
     }
     this.upgrades.set(request, upgrade);
-    socket.on("error", () => undefined);
+    socket.on("error", ignoreSocketError);
     this.upgrade(request, socket, head, upgrade).catch((error: unknown) => {
       this.server.logger.error({ err: error, requestId: upgrade.requestId }, "websocket upgrade failed");
       socket.destroy();
@@ -170,20 +171,28 @@ export class WebSocketInitializer implements Initializer {
       ...(session ? { session } : {}),
       headers: flattenHeaders(request.headers),
     });
-    const client = new SocketClient(ws, connection, {
+    // One context for every socket: a socket keeps only what is its own.
+    this.socketContext ??= {
       dispatcher: this.server.dispatcher,
       channels: this.channels,
       settings: this.settings,
       logger: this.server.logger,
       budgets: this.budgets,
       backoff: this.backoff,
-    });
+    };
+    const client = new SocketClient(ws, connection, this.socketContext);
     this.clients.add(client);
     void client.done.then(() => this.clients.delete(client));
     this.server.logger.debug({ connectionId: connection.id, requestId: upgrade.requestId, remoteAddress }, "websocket connected");
     if (this.closing) ws.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
   }
 }
+
+/**
+ * A function of its own rather than a closure in the upgrade handler: a closure there would keep
+ * the handler's scope (the upgrade's id and the socket) for as long as the socket lives.
+ */
+const ignoreSocketError = (): void => undefined;
 
 interface UpgradeRequest {
   requestId: string;
