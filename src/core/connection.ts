@@ -61,6 +61,13 @@ export interface ConnectionInit {
   cannotAsk?: string;
 }
 
+let readSetResponseHeaders: (connection: Connection) => Record<string, string> | undefined;
+
+/** The response headers a call set, without making the record when it set none: for the HTTP transport. */
+export function setResponseHeaders(connection: Connection): Record<string, string> | undefined {
+  return readSetResponseHeaders(connection);
+}
+
 /** The transport-independent view of where a call came from, given to `run` and to middleware. */
 export class Connection {
   readonly id: string;
@@ -77,18 +84,14 @@ export class Connection {
   progressReporter: ProgressReporter | undefined;
   /** Set per call by transports that can carry log messages to the caller; see reportLog. */
   logReporter: LogReporter | undefined;
-  /** Per-connection state for middleware and actions, such as the authenticated user. */
-  readonly state: Record<string, unknown> = Object.create(null);
-  /**
-   * Headers for the HTTP response of this call, set by middleware or the action (rate-limit
-   * counters, for one). The HTTP transport writes them, except on a `Response` the action
-   * returned; the other transports have no headers and ignore them.
-   */
-  readonly responseHeaders: Record<string, string> = Object.create(null);
+  // The records below are made on first use: an object without a prototype is a hash table, and
+  // most calls never touch them.
+  #state: Record<string, unknown> | undefined;
+  #responseHeaders: Record<string, string> | undefined;
   readonly #callerInput: CallerInput | undefined;
   readonly #cannotAsk: string | undefined;
-  /** What ask has read so far in this call, for the retry that brings the rest. */
-  readonly #answered: Record<string, RawAnswer> = Object.create(null);
+  /** What ask has read so far in this call, for the retry that brings the rest; made by the first ask. */
+  #answered: Record<string, RawAnswer> | undefined;
   #addressKey: string | undefined;
 
   constructor(init: ConnectionInit) {
@@ -104,6 +107,24 @@ export class Connection {
     if (init.auth !== undefined) this.auth = init.auth;
     this.#callerInput = init.callerInput;
     this.#cannotAsk = init.cannotAsk;
+  }
+
+  /** Per-connection state for middleware and actions, such as the authenticated user. */
+  get state(): Record<string, unknown> {
+    return (this.#state ??= Object.create(null) as Record<string, unknown>);
+  }
+
+  /**
+   * Headers for the HTTP response of this call, set by middleware or the action (rate-limit
+   * counters, for one). The HTTP transport writes them, except on a `Response` the action
+   * returned; the other transports have no headers and ignore them.
+   */
+  get responseHeaders(): Record<string, string> {
+    return (this.#responseHeaders ??= Object.create(null) as Record<string, string>);
+  }
+
+  static {
+    readSetResponseHeaders = (connection) => connection.#responseHeaders;
   }
 
   /**
@@ -142,7 +163,7 @@ export class Connection {
    * (docs/actions.md).
    */
   ask<const Q extends Questions>(questions: Q): Promise<Answers<Q>> {
-    return askCaller(this.#callerInput, questions, this.#answered, this.#cannotAsk ?? `over ${this.type}`);
+    return askCaller(this.#callerInput, questions, (this.#answered ??= Object.create(null) as Record<string, RawAnswer>), this.#cannotAsk ?? `over ${this.type}`);
   }
 
   /** Whether the caller can be asked this kind of question: false wherever ask refuses. */
