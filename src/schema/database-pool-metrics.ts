@@ -61,8 +61,10 @@ export class DatabasePoolMetricsInitializer implements Initializer {
   initialize(): void {
     const { meter } = this.server.metrics;
     if (!meter) return;
-    // Required here, with metrics on: an app without a database never loads TypeORM.
-    const { DataSource } = require("typeorm") as typeof import("typeorm");
+    // A DataSource is made only by code that loaded TypeORM; where none did, there is none to observe, and TypeORM stays unloaded.
+    const typeorm = require.cache[require.resolve("typeorm")]?.exports as typeof import("typeorm") | undefined;
+    if (!typeorm) return;
+    const { DataSource } = typeorm;
     const { container } = this.server;
     if (!container.isRegistered(DataSource, true)) return;
     const dataSource = container.resolve(DataSource);

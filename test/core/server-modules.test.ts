@@ -12,7 +12,7 @@ interface LoadedModules {
   packages: string[];
 }
 
-/** What a server started as `herald start` starts it has loaded, from a child process of its own. */
+/** What a server started as `herald start` starts it has loaded, from a child process of its own; metrics on, as they are wherever they are read. */
 function modulesOfStartedServer(): Promise<LoadedModules> {
   const script = `
     require("reflect-metadata");
@@ -34,7 +34,7 @@ function modulesOfStartedServer(): Promise<LoadedModules> {
       });
   `;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["-e", script], { cwd: APP, env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "error", SESSION_SECRET: "server-modules-test-secret-0123456789abcdef" }, timeout: CLI_RUN_TIMEOUT }, (error, stdout, stderr) => {
+    execFile(process.execPath, ["-e", script], { cwd: APP, env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "error", SESSION_SECRET: "server-modules-test-secret-0123456789abcdef", METRICS_TOKEN: "server-modules-test-metrics-token" }, timeout: CLI_RUN_TIMEOUT }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`${error.message}\n${stderr}`));
       resolve(JSON.parse(stdout) as LoadedModules);
     });
