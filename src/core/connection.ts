@@ -61,11 +61,11 @@ export interface ConnectionInit {
   cannotAsk?: string;
 }
 
-let readSetResponseHeaders: (connection: Connection) => Record<string, string> | undefined;
+let readResponseHeadersIfSet: (connection: Connection) => Record<string, string> | undefined;
 
 /** The response headers a call set, without making the record when it set none: for the HTTP transport. */
-export function setResponseHeaders(connection: Connection): Record<string, string> | undefined {
-  return readSetResponseHeaders(connection);
+export function responseHeadersIfSet(connection: Connection): Record<string, string> | undefined {
+  return readResponseHeadersIfSet(connection);
 }
 
 /** The transport-independent view of where a call came from, given to `run` and to middleware. */
@@ -124,7 +124,7 @@ export class Connection {
   }
 
   static {
-    readSetResponseHeaders = (connection) => connection.#responseHeaders;
+    readResponseHeadersIfSet = (connection) => connection.#responseHeaders;
   }
 
   /**

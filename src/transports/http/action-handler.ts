@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { markActionCall } from "../../core/access-log";
-import { Connection, setResponseHeaders } from "../../core/connection";
+import { Connection, responseHeadersIfSet } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
@@ -67,7 +67,7 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
     const result = await server.dispatcher.run(entry.name, params, connection, { controller, frames: isWebResponse });
     const cookie = sessions.cookieChange(session);
     if (cookie.kind !== "none" && !res.headersSent) appendCookie(res, cookie.header);
-    const responseHeaders = setResponseHeaders(connection);
+    const responseHeaders = responseHeadersIfSet(connection);
     if (responseHeaders && hasAny(responseHeaders) && !res.headersSent && result.answer.kind !== "framed") setHeaders(res, responseHeaders);
     const writing = writeResult(res, result, {
       signal: controller.signal,
