@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import type { Logger } from "../core/logger";
 import { closeRedis } from "./close";
 import { redisCommand, redisUnavailable } from "./failure";
@@ -37,7 +37,9 @@ export class RedisConnection<Client extends Redis = Redis> {
   constructor(options: RedisConnectionOptions) {
     this.service = options.service;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
-    this.client = new Redis(options.url, {
+    // Required on first use: a process without Redis never loads ioredis (docs/architecture.md).
+    const RedisClient = (require("ioredis") as typeof import("ioredis")).default;
+    this.client = new RedisClient(options.url, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
