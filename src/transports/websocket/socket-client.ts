@@ -10,7 +10,7 @@ import type { DispatchedStream } from "../../core/dispatched-stream";
 import type { ErrorBody } from "../../core/error-body";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
-import type { ChannelSubscription, ChannelSubscriptions } from "../../channels/channel-subscriptions";
+import type { ChannelSubscriptions } from "../../channels/channel-subscriptions";
 import { checkChannelName } from "../../channels/channel-name";
 import { Session } from "../../sessions/session";
 import { ClientMessage, MessageId, parseClientMessage } from "./client-message";
@@ -18,6 +18,7 @@ import { WS_CLOSE_CODE } from "./close-codes";
 import type { WebSocketSettings } from "./settings";
 import type { AddressBackoff } from "./address-backoff";
 import type { AddressMessageBudgets, MessageBudget } from "./address-budgets";
+import { SocketChannels } from "./socket-channels";
 import { shuttingDown } from "../../core/shutting-down";
 
 export interface SocketClientContext {
@@ -27,7 +28,14 @@ export interface SocketClientContext {
   logger: Logger;
   budgets: AddressMessageBudgets;
   backoff: AddressBackoff;
+  /** Called once a socket has closed and its subscriptions have ended. */
+  ended(client: SocketClient): void;
 }
+
+/** The client serving a socket, kept on the socket for the listeners every socket shares. */
+const CLIENT = Symbol("herald.socketClient");
+
+type ServedSocket = WebSocket & { [CLIENT]: SocketClient };
 
 /** How long a socket closed by the server may take to answer the close frame before it is cut off. */
 const CLOSE_ANSWER_MS = 2000;
@@ -40,27 +48,25 @@ const clientLeft = () => clientGone("The client closed the socket before the res
  * send-buffer bound.
  */
 export class SocketClient {
-  /** Settles once the socket has closed and its subscriptions have ended. */
-  readonly done: Promise<void>;
   /**
    * The controller of each action in flight, with the messageId it answers: aborted when the
    * socket closes or the grace period ends. A call no longer here has been answered already.
    */
   private readonly inFlight = new Map<AbortController, MessageId>();
-  // The channel side's collections are made on a socket's first channel call: most sockets never
-  // make one, and four empty collections hold about 700 bytes.
+  // The channel side is made on a socket's first channel call: most sockets never make one, and
+  // its four empty collections hold about 700 bytes.
   /** Subscribes and unsubscribes not yet answered, each by its own token, with the messageId it answers. */
   private channelCalls: Map<object, MessageId> | undefined;
   /** Resolves the shutdown's wait once the last action and channel call in flight has been answered. */
   private onIdle: (() => void) | undefined;
-  private subscriptions: Map<string, ChannelSubscription> | undefined;
-  /** Subscribe and unsubscribe of one channel run one after the other. */
-  private channelQueue: Map<string, Promise<void>> | undefined;
-  private reserved: Set<string> | undefined;
+  private channels: SocketChannels | undefined;
   private readonly budget: MessageBudget;
   private alive = true;
   private draining = false;
-  private closed = false;
+  /** The close's work, from the moment the socket closed. */
+  private ending: Promise<void> | undefined;
+  /** Made when something waits for `done` before the socket has closed. */
+  private endWaiter: { promise: Promise<void>; resolve: (ending: Promise<void>) => void } | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -68,18 +74,46 @@ export class SocketClient {
     private readonly context: SocketClientContext,
   ) {
     this.budget = context.budgets.join(connection.addressKey);
-    socket.on("message", (data) => this.receive(data));
-    socket.on("pong", () => {
-      this.alive = true;
-    });
-    socket.on("error", (error) => context.logger.debug({ err: error, ...this.ids }, "websocket error"));
-    this.done = new Promise((resolve) => {
-      socket.once("close", (code: number) => {
-        this.budget.release();
-        context.logger.debug({ ...this.ids, code }, "websocket closed");
-        resolve(this.onClose());
-      });
-    });
+    // The listeners are shared by every socket (ws calls them with the socket as `this`): a
+    // closure per socket and event would be kept, with its scope, for as long as the socket lives.
+    (socket as ServedSocket)[CLIENT] = this;
+    socket.on("message", SocketClient.onMessage);
+    socket.on("pong", SocketClient.onPong);
+    socket.on("error", SocketClient.onError);
+    socket.on("close", SocketClient.onSocketClose);
+  }
+
+  /** Settles once the socket has closed and its subscriptions have ended. */
+  get done(): Promise<void> {
+    if (this.ending) return this.ending;
+    if (!this.endWaiter) {
+      let resolve!: (ending: Promise<void>) => void;
+      const promise = new Promise<void>((settle) => (resolve = settle));
+      this.endWaiter = { promise, resolve };
+    }
+    return this.endWaiter.promise;
+  }
+
+  private static onMessage(this: WebSocket, data: RawData): void {
+    (this as ServedSocket)[CLIENT].receive(data);
+  }
+
+  private static onPong(this: WebSocket): void {
+    (this as ServedSocket)[CLIENT].alive = true;
+  }
+
+  private static onError(this: WebSocket, error: Error): void {
+    const client = (this as ServedSocket)[CLIENT];
+    client.context.logger.debug({ err: error, ...client.ids }, "websocket error");
+  }
+
+  private static onSocketClose(this: WebSocket, code: number): void {
+    const client = (this as ServedSocket)[CLIENT];
+    client.budget.release();
+    client.context.logger.debug({ ...client.ids, code }, "websocket closed");
+    client.ending = client.onClose();
+    client.endWaiter?.resolve(client.ending);
+    void client.ending.then(() => client.context.ended(client));
   }
 
   /** What every line about this socket carries: its connection's id, and the id of the HTTP request that upgraded it. */
@@ -191,8 +225,9 @@ export class SocketClient {
     } catch (error) {
       return this.sendError(message.messageId, error as TypedError);
     }
-    const operation = message.messageType === "subscribe" ? () => this.subscribe(channel) : () => this.unsubscribe(channel);
-    void this.answerChannelCall(message.messageId, channel, operation);
+    const channels = (this.channels ??= new SocketChannels(this.context.channels, this.connection, this.context.settings.maxSubscriptions, (eventText) => this.send(eventText)));
+    const operation = message.messageType === "subscribe" ? () => channels.subscribe(channel) : () => channels.unsubscribe(channel);
+    void this.answerChannelCall(channels, message.messageId, channel, operation);
   }
 
   private get idle(): boolean {
@@ -203,11 +238,12 @@ export class SocketClient {
    * A subscribe or unsubscribe is in flight as an action is: shutdown waits for it, and answers
    * it itself when it outlasts the grace period (an `authorize` waiting on a slow service).
    */
-  private answerChannelCall(messageId: MessageId, channel: string, operation: () => Promise<object>): Promise<void> {
+  private answerChannelCall(channels: SocketChannels, messageId: MessageId, channel: string, operation: () => Promise<object>): Promise<void> {
     const call = {};
     const channelCalls = (this.channelCalls ??= new Map());
     channelCalls.set(call, messageId);
-    return this.inChannelOrder(channel, async () => {
+    const failed = (error: unknown) => this.context.logger.error({ err: error, channel, ...this.ids }, "websocket: a channel operation failed");
+    return channels.inOrder(channel, async () => {
       try {
         const reply = await operation();
         if (channelCalls.has(call)) this.send(JSON.stringify({ messageId, ...reply }));
@@ -217,7 +253,7 @@ export class SocketClient {
         channelCalls.delete(call);
         if (this.idle) this.onIdle?.();
       }
-    });
+    }, failed);
   }
 
   /**
@@ -297,69 +333,11 @@ export class SocketClient {
     });
   }
 
-  /** Subscribes the socket to `channel`; resolves with the reply's body, or throws the refusal. */
-  private async subscribe(channel: string): Promise<object> {
-    const reply = { subscribed: { channel } };
-    const subscriptions = (this.subscriptions ??= new Map());
-    if (subscriptions.has(channel)) return reply;
-    const reserved = (this.reserved ??= new Set());
-    const { maxSubscriptions } = this.context.settings;
-    if (subscriptions.size + reserved.size >= maxSubscriptions) {
-      throw new TypedError({
-        message: `A connection may hold at most ${maxSubscriptions} subscriptions`,
-        type: ErrorType.CONNECTION_CHANNEL_VALIDATION,
-        key: "channel",
-        value: channel,
-      });
-    }
-    reserved.add(channel);
-    let subscription: ChannelSubscription;
-    try {
-      subscription = await this.context.channels.subscribe(channel, this.connection, (eventText) => this.send(eventText));
-    } finally {
-      reserved.delete(channel);
-    }
-    if (this.closed) {
-      await subscription.close();
-      return reply;
-    }
-    subscriptions.set(channel, subscription);
-    return reply;
-  }
-
-  private async unsubscribe(channel: string): Promise<object> {
-    const subscription = this.subscriptions?.get(channel);
-    this.subscriptions?.delete(channel);
-    await subscription?.close();
-    return { unsubscribed: { channel } };
-  }
-
-  private inChannelOrder(channel: string, operation: () => Promise<void>): Promise<void> {
-    const channelQueue = (this.channelQueue ??= new Map());
-    const previous = channelQueue.get(channel) ?? Promise.resolve();
-    const next = previous.then(operation).catch((error: unknown) => {
-      this.context.logger.error({ err: error, channel, ...this.ids }, "websocket: a channel operation failed");
-    });
-    channelQueue.set(channel, next);
-    void next.then(() => {
-      if (channelQueue.get(channel) === next) channelQueue.delete(channel);
-    });
-    return next;
-  }
-
-  /**
-   * Ends the subscriptions the socket holds. A subscribe still waiting (on an `authorize` that
-   * asks a slow service) is not waited for, so that a hung `authorize` cannot hold a closing
-   * socket, and shutdown, for ever: it ends its own subscription when it finishes (see `subscribe`).
-   */
+  /** Aborts the actions in flight and ends the socket's subscriptions (SocketChannels.close). */
   private async onClose(): Promise<void> {
-    this.closed = true;
     for (const controller of this.inFlight.keys()) controller.abort(clientLeft());
-    const subscriptions = [...(this.subscriptions?.values() ?? [])];
-    this.subscriptions?.clear();
-    await Promise.all(subscriptions.map((subscription) => subscription.close()));
+    await this.channels?.close();
   }
-
 
   /** A refusal the socket makes itself, or anything thrown, shown as the dispatcher shows errors. */
   private sendError(messageId: MessageId | undefined, thrown: unknown): void {

@@ -179,10 +179,10 @@ export class WebSocketInitializer implements Initializer {
       logger: this.server.logger,
       budgets: this.budgets,
       backoff: this.backoff,
+      ended: (client) => this.clients.delete(client),
     };
     const client = new SocketClient(ws, connection, this.socketContext);
     this.clients.add(client);
-    void client.done.then(() => this.clients.delete(client));
     this.server.logger.debug({ connectionId: connection.id, requestId: upgrade.requestId, remoteAddress }, "websocket connected");
     if (this.closing) ws.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
   }
