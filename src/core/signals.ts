@@ -7,17 +7,16 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
-/** SIGINT/SIGTERM stop the server gracefully; a second signal forces the exit. */
-export function installSignalHandlers(target: Stoppable, exit: (code: number) => void = process.exit): void {
+/**
+ * SIGINT/SIGTERM stop the server gracefully; a second signal forces the exit. Returns what starts
+ * the same graceful stop for another reason (a cluster's primary asks), which never forces it
+ * and does not count as the first signal.
+ */
+export function installSignalHandlers(target: Stoppable, exit: (code: number) => void = process.exit): (reason: string) => void {
   let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      target.logger?.warn({ signal }, "second signal: exiting now");
-      exit(ExitCode.error);
-      return;
-    }
+  const stop = (fields: Record<string, unknown>) => {
     stopping = true;
-    target.logger?.info({ signal }, "stopping");
+    target.logger?.info(fields, "stopping");
     target.stop().then(
       () => exit(ExitCode.success),
       (error: unknown) => {
@@ -26,6 +25,21 @@ export function installSignalHandlers(target: Stoppable, exit: (code: number) =>
       },
     );
   };
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      target.logger?.warn({ signal }, "second signal: exiting now");
+      exit(ExitCode.error);
+      return;
+    }
+    signalled = true;
+    // A signal sent to the whole process group (Ctrl-C, a supervisor) reaches a cluster's server
+    // process as well as its primary, whose request may come first: it is the same stop.
+    if (!stopping) stop({ signal });
+  };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  return (reason) => {
+    if (!stopping) stop({ reason });
+  };
 }

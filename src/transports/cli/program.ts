@@ -12,7 +12,9 @@ import { loadCliServer, noAppError, serveCliMcp, startCliServer, type CliAppOpti
 import type { CommandOutput } from "../../toolchain/command-output";
 import { registerConsoleCommand } from "../../toolchain/console-command";
 import { registerDevCommand } from "../../toolchain/dev-command";
+import { runClusterIfAsked } from "../../toolchain/cluster-start";
 import { registerMigrateCommand } from "../../toolchain/migrate-command";
+import { isServerProcess, leaveCluster, serveInCluster } from "../../toolchain/process-cluster";
 import { registerGenerateCommand, registerNewCommand } from "../../toolchain/scaffold-commands";
 import { describeActions } from "./actions-command";
 import { commandLineRefusal } from "./command-line-refusal";
@@ -114,9 +116,14 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
       (command) =>
         command
           .option("workers-only", { type: "boolean", describe: "Run task workers only, no web server" })
+          .option("processes", { type: "string", describe: 'Run n server processes on one port: a number, or "auto" for one per core (PROCESSES)' })
           // How herald dev runs the server: it reloads the app's code in place when told to.
           .option("dev-reloads", { type: "boolean", hidden: true }),
       async (args) => {
+        if (!args["dev-reloads"] && !isServerProcess()) {
+          const ranCluster = await runClusterIfAsked({ ...app, processes: args.processes });
+          if (ranCluster !== undefined) return output.exit(ranCluster);
+        }
         const start = () => startCliServer({ ...app, workersOnly: Boolean(args["workers-only"]) });
         if (args["dev-reloads"] && appDir) {
           const { serveWithReloads } = require("../../toolchain/dev-reloads") as typeof import("../../toolchain/dev-reloads");
@@ -130,7 +137,8 @@ export async function createProgram(boot: AppBoot, options: ProgramOptions = {})
         }
         const server = await start();
         guardUnhandledRejections(server.logger);
-        installSignalHandlers(server);
+        const requestStop = installSignalHandlers(server);
+        if (isServerProcess()) serveInCluster(requestStop);
       },
     )
     .command(
@@ -202,5 +210,7 @@ export async function runProgram(boot: AppBoot, argv: string[]): Promise<void> {
     const refusal = commandLineRefusal(thrown, { terminal: process.stdout.isTTY === true, production: process.env.NODE_ENV === "production" });
     process.stdout.write(refusal.stdout);
     process.exitCode = ExitCode.error;
+    // A server process of a cluster that failed exits as a lone one does: its channel to the primary would hold it.
+    leaveCluster();
   }
 }

@@ -59,16 +59,21 @@ export class HeraldProcess {
   }
 
   /** Starts the app in `appDir` on a free port, and resolves once it logged "server started". */
-  static async start(appDir: string, env: NodeJS.ProcessEnv): Promise<HeraldProcess> {
-    const child = spawn(process.execPath, [HERALD_BIN, "start"], {
+  static async start(appDir: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<HeraldProcess> {
+    const started = HeraldProcess.spawn(appDir, env, args);
+    await started.until("it started", () => started.logs.some((line) => line.msg === "server started"));
+    started.url = started.logs.find((line) => line.msg === "server started")!.url as string;
+    return started;
+  }
+
+  /** `herald start <args>` in `appDir`, without waiting for anything: for a start that is refused or fails. */
+  static spawn(appDir: string, env: NodeJS.ProcessEnv, args: string[] = []): HeraldProcess {
+    const child = spawn(process.execPath, [HERALD_BIN, "start", ...args], {
       cwd: appDir,
       env: { ...process.env, NODE_ENV: "test", PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const started = new HeraldProcess(child);
-    await started.until("it started", () => started.logs.some((line) => line.msg === "server started"));
-    started.url = started.logs.find((line) => line.msg === "server started")!.url as string;
-    return started;
+    return new HeraldProcess(child);
   }
 
   get pid(): number {
