@@ -29,9 +29,9 @@ export class WsClient {
     this.closed = new Promise((resolve) => ws.once("close", (code) => resolve(code)));
   }
 
-  /** Opens a socket on the server at `baseUrl` (its http:// URL). */
-  static open(baseUrl: string, path = "/ws"): Promise<WsClient> {
-    const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}${path}`);
+  /** Opens a socket on the server at `baseUrl` (its http:// URL), with these headers on the upgrade. */
+  static open(baseUrl: string, path = "/ws", headers: Record<string, string> = {}): Promise<WsClient> {
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}${path}`, { headers });
     const client = new WsClient(ws);
     return new Promise((resolve, reject) => {
       ws.once("open", () => resolve(client));

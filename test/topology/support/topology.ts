@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { waitFor } from "herald/testing";
+import { HeraldProcess } from "../../reliability/support/herald-process";
+import { usePostgresSchema } from "../../reliability/support/postgres-schema";
+import { deleteAppKeys, SHARED_REDIS_URL, uniqueAppName } from "../../reliability/support/shared-redis";
+
+const SAMPLE_APP = join(__dirname, "../../../sample-app");
+/** The configuration docs/deployment.md shows: the test runs the same file. */
+export const HAPROXY_CONFIG = join(__dirname, "../../../deploy/haproxy.cfg");
+/** How often HAProxy asks each process's /readyz, and how long a stopping process goes on serving after it turned 503. */
+const CHECK_INTERVAL_MS = 200;
+const SHUTDOWN_DELAY_MS = 1000;
+
+/** A port nothing listens on now, for HAProxy, which must be known before the processes start (PUBLIC_URL). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function haproxyPath(): string {
+  const found = spawnSync("sh", ["-c", "command -v haproxy"], { encoding: "utf8" }).stdout.trim();
+  // Never skipped: .ci/run installs HAProxy from Debian's packages.
+  if (!found) throw new Error("The topology suite needs HAProxy on the PATH: apt-get install haproxy");
+  return found;
+}
+
+/** The secrets every process of one app shares, as an operator sets them (docs/deployment.md). */
+function sharedSecrets(): Record<string, string> {
+  const secret = () => randomBytes(32).toString("base64url");
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const jwks = { keys: [{ ...privateKey.export({ format: "jwk" }), alg: "ES256", use: "sig", kid: "topology" }] };
+  return { SESSION_SECRET: secret(), MCP_REQUEST_STATE_KEY: secret(), OAUTH_COOKIE_SECRETS: secret(), OAUTH_JWKS: JSON.stringify(jwks) };
+}
+
+/**
+ * The sample app as docs/deployment.md runs it: three web processes and two `--workers-only`
+ * processes, in production, sharing one PostgreSQL schema and one Redis, behind HAProxy on
+ * loopback with deploy/haproxy.cfg (round robin, no sticky sessions). Started before the file's
+ * tests, stopped after them.
+ */
+export function useTopology(label: string): Topology {
+  const database = usePostgresSchema(`topology_${label}`);
+  const topology = new Topology(uniqueAppName(`topology-${label}`), () => database.urlVia(5432));
+  beforeAll(() => topology.start(), 120_000);
+  afterAll(() => topology.stop(), 60_000);
+  return topology;
+}
+
+export class Topology {
+  /** The balancer's URL: where every client of the app connects. */
+  url = "";
+  readonly web: HeraldProcess[] = [];
+  readonly workers: HeraldProcess[] = [];
+  private haproxy: ChildProcess | undefined;
+  private haproxyOutput = "";
+  private env: NodeJS.ProcessEnv = {};
+  private readonly stopped: HeraldProcess[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly databaseUrl: () => string,
+  ) {}
+
+  async start(): Promise<void> {
+    const port = await freePort();
+    this.url = `http://127.0.0.1:${port}`;
+    this.env = {
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      NAME: this.name,
+      DATABASE_URL: this.databaseUrl(),
+      REDIS_URL: SHARED_REDIS_URL,
+      PUBLIC_URL: this.url,
+      HTTP_TRUST_PROXY: "127.0.0.1",
+      SHUTDOWN_DELAY: String(SHUTDOWN_DELAY_MS),
+      LOG_LEVEL: "info",
+      ...sharedSecrets(),
+    };
+    // The first web process migrates the schema alone; the others find it migrated.
+    this.web.push(await HeraldProcess.start(SAMPLE_APP, this.env));
+    const others = await Promise.all([
+      HeraldProcess.start(SAMPLE_APP, this.env),
+      HeraldProcess.start(SAMPLE_APP, this.env),
+      HeraldProcess.start(SAMPLE_APP, this.env, ["--workers-only"]),
+      HeraldProcess.start(SAMPLE_APP, this.env, ["--workers-only"]),
+    ]);
+    this.web.push(others[0]!, others[1]!);
+    this.workers.push(others[2]!, others[3]!);
+    this.startHaproxy(port);
+    await waitFor(async () => (await fetch(`${this.url}/readyz`).catch(() => undefined))?.status === 200, { timeout: 30_000 }).catch((error: Error) => {
+      throw new Error(`${error.message}\nHAProxy said:\n${this.haproxyOutput}`);
+    });
+  }
+
+  private startHaproxy(port: number): void {
+    const haproxy = spawn(haproxyPath(), ["-f", HAPROXY_CONFIG, "-db"], {
+      env: {
+        ...process.env,
+        HERALD_LISTEN: `127.0.0.1:${port}`,
+        HERALD_CHECK_INTERVAL_MS: String(CHECK_INTERVAL_MS),
+        ...Object.fromEntries(this.web.map((web, i) => [`HERALD_WEB${i + 1}`, new URL(web.url).host])),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [haproxy.stdout!, haproxy.stderr!]) stream.setEncoding("utf8").on("data", (chunk: string) => (this.haproxyOutput += chunk));
+    haproxy.once("exit", (code) => {
+      if (this.haproxy === haproxy) this.haproxyOutput += `\nHAProxy exited (${code})`;
+    });
+    this.haproxy = haproxy;
+  }
+
+  /** The web processes that served a call of `action` (from their request log lines). */
+  servedBy(action: string): HeraldProcess[] {
+    return this.web.filter((web) => web.lines("action", { action }).length > 0);
+  }
+
+  /**
+   * Replaces web process `index` as a rolling restart does: SIGTERM, its exit once its calls in
+   * flight finished, and a new process on the same port, ready behind the balancer.
+   */
+  async restartWeb(index: number): Promise<void> {
+    const old = this.web[index]!;
+    const { port } = new URL(old.url);
+    old.signal("SIGTERM");
+    expect(await old.exited).toBe(0);
+    this.stopped.push(old);
+    const replacement = await HeraldProcess.start(SAMPLE_APP, { ...this.env, PORT: port });
+    this.web[index] = replacement;
+  }
+
+  async stop(): Promise<void> {
+    const haproxy = this.haproxy;
+    this.haproxy = undefined;
+    haproxy?.kill("SIGKILL");
+    for (const herald of [...this.web, ...this.workers, ...this.stopped]) await herald.kill();
+    await deleteAppKeys(this.name);
+  }
+}
