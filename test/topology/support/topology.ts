@@ -41,15 +41,22 @@ function sharedSecrets(): Record<string, string> {
   return { SESSION_SECRET: secret(), MCP_REQUEST_STATE_KEY: secret(), OAUTH_COOKIE_SECRETS: secret(), OAUTH_JWKS: JSON.stringify(jwks) };
 }
 
+export interface TopologyOptions {
+  /** The app the processes serve: the sample app unless said. */
+  appDir?: string;
+  /** Settings of every process beside the topology's own. */
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
- * The sample app as docs/deployment.md runs it: three web processes and two `--workers-only`
- * processes, in production, sharing one PostgreSQL schema and one Redis, behind HAProxy on
- * loopback with deploy/haproxy.cfg (round robin, no sticky sessions). Started before the file's
- * tests, stopped after them.
+ * An app as docs/deployment.md runs it (the sample app unless `options.appDir` says): three web
+ * processes and two `--workers-only` processes, in production, sharing one PostgreSQL schema and
+ * one Redis, behind HAProxy on loopback with deploy/haproxy.cfg (round robin, no sticky
+ * sessions). Started before the file's tests, stopped after them.
  */
-export function useTopology(label: string): Topology {
+export function useTopology(label: string, options: TopologyOptions = {}): Topology {
   const database = usePostgresSchema(`topology_${label}`);
-  const topology = new Topology(uniqueAppName(`topology-${label}`), () => database.urlVia(5432));
+  const topology = new Topology(uniqueAppName(`topology-${label}`), () => database.urlVia(5432), options);
   beforeAll(() => topology.start(), 120_000);
   afterAll(() => topology.stop(), 60_000);
   return topology;
@@ -65,10 +72,20 @@ export class Topology {
   private env: NodeJS.ProcessEnv = {};
   private readonly stopped: HeraldProcess[] = [];
 
+  private readonly appDir: string;
+
   constructor(
     readonly name: string,
     private readonly databaseUrl: () => string,
-  ) {}
+    private readonly options: TopologyOptions = {},
+  ) {
+    this.appDir = options.appDir ?? SAMPLE_APP;
+  }
+
+  /** Every process of the topology, web and workers, running or stopped: where to look for what happened. */
+  get processes(): HeraldProcess[] {
+    return [...this.web, ...this.workers, ...this.stopped];
+  }
 
   async start(): Promise<void> {
     const port = await freePort();
@@ -84,14 +101,15 @@ export class Topology {
       SHUTDOWN_DELAY: String(SHUTDOWN_DELAY_MS),
       LOG_LEVEL: "info",
       ...sharedSecrets(),
+      ...this.options.env,
     };
     // The first web process migrates the schema alone; the others find it migrated.
-    this.web.push(await HeraldProcess.start(SAMPLE_APP, this.env));
+    this.web.push(await HeraldProcess.start(this.appDir, this.env));
     const others = await Promise.all([
-      HeraldProcess.start(SAMPLE_APP, this.env),
-      HeraldProcess.start(SAMPLE_APP, this.env),
-      HeraldProcess.start(SAMPLE_APP, this.env, ["--workers-only"]),
-      HeraldProcess.start(SAMPLE_APP, this.env, ["--workers-only"]),
+      HeraldProcess.start(this.appDir, this.env),
+      HeraldProcess.start(this.appDir, this.env),
+      HeraldProcess.start(this.appDir, this.env, ["--workers-only"]),
+      HeraldProcess.start(this.appDir, this.env, ["--workers-only"]),
     ]);
     this.web.push(others[0]!, others[1]!);
     this.workers.push(others[2]!, others[3]!);
@@ -133,7 +151,7 @@ export class Topology {
     old.signal("SIGTERM");
     expect(await old.exited).toBe(0);
     this.stopped.push(old);
-    const replacement = await HeraldProcess.start(SAMPLE_APP, { ...this.env, PORT: port });
+    const replacement = await HeraldProcess.start(this.appDir, { ...this.env, PORT: port });
     this.web[index] = replacement;
   }
 
@@ -141,7 +159,7 @@ export class Topology {
     const haproxy = this.haproxy;
     this.haproxy = undefined;
     haproxy?.kill("SIGKILL");
-    for (const herald of [...this.web, ...this.workers, ...this.stopped]) await herald.kill();
+    for (const herald of this.processes) await herald.kill();
     await deleteAppKeys(this.name);
   }
 }
