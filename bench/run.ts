@@ -14,11 +14,12 @@ import { clientScenario } from "./scenarios/client";
 import { httpScenario } from "./scenarios/http";
 import { httpHelloScenario } from "./scenarios/http-hello";
 import { memoryScenario } from "./scenarios/memory";
+import { processesScenario } from "./scenarios/processes";
 import { tasksScenario } from "./scenarios/tasks";
 import { startScenario } from "./scenarios/start";
 import { websocketScenario } from "./scenarios/websocket";
 
-const SCENARIOS: Scenario[] = [httpScenario, httpHelloScenario, websocketScenario, tasksScenario, bootScenario, startScenario, cliScenario, memoryScenario, clientScenario];
+const SCENARIOS: Scenario[] = [httpScenario, httpHelloScenario, websocketScenario, tasksScenario, processesScenario, bootScenario, startScenario, cliScenario, memoryScenario, clientScenario];
 
 /** Past this, the scenarios not yet started are skipped: the whole run stays under 10 minutes. */
 const BUDGET_SECONDS = { full: 540, smoke: 240 };

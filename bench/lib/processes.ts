@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -29,6 +29,24 @@ export function freePort(): Promise<number> {
 const STDERR_TAIL = 4000;
 /** USER_HZ: the unit of the CPU times in /proc, 100 on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU ticks of `pid` and of every live process below it (the children files of /proc/<pid>/task). */
+function treeCpuTicks(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  let ticks = Number(fields[11]) + Number(fields[12]);
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    const children = readFileSync(`/proc/${pid}/task/${thread}/children`, "utf8").trim();
+    for (const child of children ? children.split(" ") : []) {
+      try {
+        ticks += treeCpuTicks(Number(child));
+      } catch {
+        // It exited meanwhile.
+      }
+    }
+  }
+  return ticks;
+}
 
 /** A server (or worker) process under test, started apart from the load generator. */
 export class ServerProcess {
@@ -96,12 +114,13 @@ export class ServerProcess {
     }
   }
 
-  /** CPU time the process has used (user + system), in seconds; Linux only, NaN elsewhere. */
+  /**
+   * CPU time the process and its live descendants have used (user + system), in seconds: a
+   * `herald start --processes` primary's server processes included. Linux only, NaN elsewhere.
+   */
   cpuSeconds(): number {
     try {
-      // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name.
-      const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+      return treeCpuTicks(this.pid) / CLOCK_TICKS_PER_SECOND;
     } catch {
       return Number.NaN;
     }

@@ -8,6 +8,7 @@ export interface Settings {
   cli: { runs: number };
   memory: { rounds: number; connections: number };
   client: { runs: number; actions: number };
+  processes: { rounds: number; warmupSeconds: number; durationSeconds: number; connections: number; clients: number };
 }
 
 /** `npm run bench`: under 10 minutes on 2 cores. */
@@ -19,6 +20,7 @@ export const FULL: Settings = {
   cli: { runs: 7 },
   memory: { rounds: 2, connections: 5000 },
   client: { runs: 3, actions: 1000 },
+  processes: { rounds: 3, warmupSeconds: 2, durationSeconds: 5, connections: 50, clients: 50 },
 };
 
 /** `npm run bench:smoke`: every scenario end to end in seconds, to prove the harness works. */
@@ -30,6 +32,7 @@ export const SMOKE: Settings = {
   cli: { runs: 1 },
   memory: { rounds: 1, connections: 50 },
   client: { runs: 1, actions: 10 },
+  processes: { rounds: 1, warmupSeconds: 0, durationSeconds: 0.5, connections: 4, clients: 4 },
 };
 
 export interface ScenarioContext {

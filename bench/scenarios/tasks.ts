@@ -1,16 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import BeeQueue from "bee-queue";
-import { Redis } from "ioredis";
 import { ProcessSpec, runToExit, ServerProcess } from "../lib/processes";
 import { compare } from "../lib/comparison";
 import { emptyResult, type Column } from "../lib/results";
 import { alternate, rowsOf, type Subject } from "../lib/rounds";
-import { Scenario, ScenarioSkipped } from "../lib/scenario";
+import { connectRedis, REDIS_URL, removeKeys } from "../lib/bench-redis";
+import type { Scenario } from "../lib/scenario";
 import { subjectNode } from "../lib/subject-node";
 import { baselineSpec, BENCH_APP, heraldEnv, heraldSpec, HERALD_CLI } from "../lib/subjects";
 import { TASK_QUEUE } from "../shared/job";
-
-const REDIS_URL = "redis://127.0.0.1:6379";
 
 interface TaskSubject extends Subject {
   /** Queues the jobs while no worker runs; resolves with the bee-queue key prefix they are under. */
@@ -92,30 +90,6 @@ async function timeDrain(monitor: BeeQueue, jobs: number, worker: ServerProcess,
     }
     if (now > deadline) throw new Error(`${worker.spec.label} did not finish ${jobs} jobs within ${timeoutMs} ms (${health.waiting} waiting)`);
     await sleep(5);
-  }
-}
-
-async function removeKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== "0");
-}
-
-async function connectRedis(required: boolean): Promise<Redis> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on("error", () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-    return redis;
-  } catch (error) {
-    redis.disconnect();
-    const message = `Redis is not reachable at ${REDIS_URL}: ${(error as Error).message}`;
-    if (required) throw new Error(`${message} (the run requires its services: CI=true or --require-services)`);
-    throw new ScenarioSkipped(message);
   }
 }
 

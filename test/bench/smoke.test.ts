@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { BenchReport } from "../../bench/lib/results";
 
 const REPO_ROOT = join(__dirname, "../..");
-const SCENARIOS = ["http", "http-hello", "websocket", "tasks", "boot", "start", "cli", "memory", "client"];
+const SCENARIOS = ["http", "http-hello", "websocket", "tasks", "processes", "boot", "start", "cli", "memory", "client"];
 
 interface Run {
   code: number;
@@ -54,6 +54,7 @@ describe("the benchmark harness, in smoke mode", () => {
       "http-hello": ["herald", "node", "fastify", "express", "hono", "nest"],
       websocket: ["herald", "ws"],
       tasks: ["herald", "bee-queue"],
+      processes: ["one", "two"],
       boot: ["boot-10"],
       start: ["warm", "reload"],
       cli: ["help", "status", "node"],
