@@ -9,7 +9,7 @@ import { useTopology } from "./support/topology";
  * a process killed with SIGKILL loses no job: its job is found stalled and run again elsewhere.
  */
 const topology = useTopology("jobs", {
-  appDir: join(__dirname, "fixtures/jobs-app"),
+  appDir: join(__dirname, "fixtures/app"),
   // A stalled job (its worker killed) is taken back within a second, not bee-queue's five.
   env: { TASKS_STALL_INTERVAL: "1000" },
 });
