@@ -21,7 +21,12 @@ export interface WebConfig {
 
 export interface TaskConfig {
   queue: string;
+  /** Runs by itself every this many ms (counted from the Unix epoch), once for the whole cluster. */
   frequency?: number;
+  /** Runs by itself at each tick of this cron expression (five fields, or six with seconds), once for the whole cluster. */
+  cron?: string;
+  /** The IANA time zone `cron` is read in (`Europe/Paris`); the process's own when absent. */
+  timezone?: string;
 }
 
 export interface McpActionConfig {

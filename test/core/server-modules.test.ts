@@ -54,5 +54,5 @@ test("a started server has not loaded node:repl, whose node:domain wraps every E
 
 test("a server of an app without a database, Redis, uploads or the text log format loads none of what serves them, nor the OpenAPI builder before its document is asked for", () => {
   expect(loaded.packages).toEqual(expect.arrayContaining(["pino", "zod", "ws"]));
-  expect(loaded.packages.filter((name) => ["typeorm", "bee-queue", "ioredis", "redis", "multer", "pino-pretty", "openapi3-ts", "yaml"].includes(name))).toEqual([]);
+  expect(loaded.packages.filter((name) => ["typeorm", "bee-queue", "ioredis", "redis", "croner", "multer", "pino-pretty", "openapi3-ts", "yaml"].includes(name))).toEqual([]);
 });

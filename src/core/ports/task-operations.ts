@@ -10,6 +10,8 @@ export abstract class TaskOperations {
   abstract failed(queue: string, options?: { limit?: number }): Promise<unknown[]>;
   abstract retry(queue: string, jobId: string): Promise<boolean>;
   abstract queues(): string[] | Promise<string[]>;
+  /** Each task that runs by itself: its action, queue, `every` (ms) or `cron` (and `timezone`), and `nextRun` (ISO time). */
+  abstract schedules(): Record<string, unknown>[];
 }
 
 export const TASK_OPERATIONS = tokenFor(TaskOperations);

@@ -8,6 +8,8 @@ interface ActionSummary {
   route?: string;
   queue?: string;
   frequency?: number;
+  cron?: string;
+  timezone?: string;
 }
 
 function summarize(registered: RegisteredAction): ActionSummary {
@@ -20,7 +22,17 @@ function summarize(registered: RegisteredAction): ActionSummary {
     ...(action.web ? { route: `${String(action.web.method).toUpperCase()} ${String(action.web.route)}` } : {}),
     ...(action.task ? { queue: action.task.queue } : {}),
     ...(action.task?.frequency ? { frequency: action.task.frequency } : {}),
+    ...(action.task?.cron ? { cron: action.task.cron } : {}),
+    ...(action.task?.timezone ? { timezone: action.task.timezone } : {}),
   };
+}
+
+/** The QUEUE column: the queue, and how the task recurs when it runs by itself. */
+function queueCell(summary: ActionSummary): string {
+  if (!summary.queue) return "";
+  if (summary.frequency) return `${summary.queue} every ${summary.frequency} ms`;
+  if (summary.cron) return `${summary.queue} cron ${summary.cron}${summary.timezone ? ` (${summary.timezone})` : ""}`;
+  return summary.queue;
 }
 
 /** The `herald actions` listing: a table for people, or JSON for scripts. */
@@ -31,7 +43,7 @@ export function describeActions(actions: readonly RegisteredAction[], json: bool
     summary.name,
     summary.transports.join(","),
     summary.route ?? "",
-    summary.queue ? `${summary.queue}${summary.frequency ? ` every ${summary.frequency} ms` : ""}` : "",
+    queueCell(summary),
   ]);
   const header = ["ACTION", "TRANSPORTS", "ROUTE", "QUEUE"];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));

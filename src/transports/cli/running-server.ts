@@ -46,6 +46,7 @@ export interface ForwardedActionCommand {
 /** One `herald tasks` operation, on the running server's own queue. */
 export type TasksOperation =
   | { name: "stats"; queue?: string }
+  | { name: "schedules" }
   | { name: "failed"; queue: string; limit: number }
   | { name: "retry"; queue: string; jobId: string }
   /** `params`: the JSON text of `--params`, read where the operation runs. */

@@ -26,6 +26,8 @@ export async function runTasksOperation(tasks: TaskOperations, operation: TasksO
   switch (operation.name) {
     case "stats":
       return tasks.stats(operation.queue);
+    case "schedules":
+      return tasks.schedules();
     case "failed":
       return tasks.failed(operation.queue, { limit: operation.limit });
     case "retry":
@@ -57,6 +59,7 @@ export function registerTasksCommand(program: Argv, app: CliAppOptions, quiet: b
       .command("stats [queue]", "Waiting, active, delayed and failed counts per queue", {}, (args) =>
         run({ name: "stats", ...(args.queue !== undefined ? { queue: String(args.queue) } : {}) }, args.verbose),
       )
+      .command("schedules", "The tasks that run by themselves (frequency or cron), with their next run", {}, (args) => run({ name: "schedules" }, args.verbose))
       .command(
         "failed <queue>",
         "List failed jobs with their errors",

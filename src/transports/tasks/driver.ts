@@ -10,6 +10,8 @@ export interface JobPayload {
   fanOut?: { id: string; index: number };
   /** Set on a recurring task's job: the period (Unix time / frequency) it was queued for. */
   period?: number;
+  /** Set on a cron task's job: the tick (Unix ms) it was queued for. */
+  tick?: number;
   /** Set by a driver on a job whose id the caller gave, and so claimed for de-duplication. */
   idClaimed?: true;
   /** The trace context of the `send` span that queued it, when tracing was on: its runs are that span's children. */

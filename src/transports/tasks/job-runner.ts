@@ -15,6 +15,8 @@ export interface TaskJobState {
   fanOut?: { id: string; index: number };
   /** For a recurring task: the period it runs for, counted as floor(Unix ms / frequency). */
   period?: number;
+  /** For a cron task: the tick it runs for, in Unix ms (the time its expression named, not when it started). */
+  tick?: number;
 }
 
 /**
@@ -40,6 +42,7 @@ async function runJob(server: HeraldServer, job: RunningJob): Promise<unknown> {
     attempt: job.attempt,
     ...(job.payload.fanOut ? { fanOut: job.payload.fanOut } : {}),
     ...(job.payload.period !== undefined ? { period: job.payload.period } : {}),
+    ...(job.payload.tick !== undefined ? { tick: job.payload.tick } : {}),
   };
   connection.state.task = state;
   const { answer } = await server.dispatcher.run(job.payload.action, job.payload.params, connection, {

@@ -7,6 +7,7 @@ import type { RegisteredAction } from "../../core/registry";
 import { redactSecrets } from "../../core/secret";
 import type { Backoff, FanOutProgress, JobInfo, NewJob, QueueDriver, QueueStats } from "./driver";
 import { messagingSystem, sendingJobs } from "./job-spans";
+import { describeSchedule, recurrenceOf } from "./schedules";
 import { TaskRuntime } from "./runtime";
 import { unservedQueueError } from "./unserved-queue";
 
@@ -103,6 +104,15 @@ export class TaskService implements TaskOperations {
   queues(): string[] {
     return this.runtime.queues();
   }
+  /** Each task that runs by itself (`frequency` or `cron`), how it recurs and when it runs next. */
+  schedules(): Record<string, unknown>[] {
+    const now = Date.now();
+    return this.runtime.taskActions().flatMap(({ name, action }) => {
+      const recurrence = recurrenceOf(name, action);
+      return recurrence ? [describeSchedule({ action: name, queue: action.task!.queue, recurrence }, now)] : [];
+    });
+  }
+
 
   /** Waiting, active, delayed and failed counts, of one queue or of every queue. */
   async stats(queue?: string): Promise<Record<string, QueueStats>> {

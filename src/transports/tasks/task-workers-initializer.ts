@@ -5,7 +5,9 @@ import { HeraldServer } from "../../core/server";
 import { parseParams } from "../../core/validation";
 import { jobRunner } from "./job-runner";
 import { messagingSystem } from "./job-spans";
+import { CronScheduler, type CronTask } from "./cron-scheduler";
 import { RecurringScheduler, RecurringTask } from "./recurring-scheduler";
+import { recurrenceOf } from "./schedules";
 import { TaskRuntime, WORKER_RUN_MODES } from "./runtime";
 import { queueConcurrency } from "./settings";
 
@@ -19,6 +21,7 @@ export class TaskWorkersInitializer implements Initializer {
   readonly runModes = WORKER_RUN_MODES;
   readonly dependsOn = [APP_INITIALIZERS, "tasks", "channels", "rate-limit"];
   private scheduler: RecurringScheduler | undefined;
+  private cronScheduler: CronScheduler | undefined;
   private working = false;
 
   constructor(
@@ -27,10 +30,10 @@ export class TaskWorkersInitializer implements Initializer {
   ) {}
 
   async start(): Promise<void> {
-    const recurring = await this.recurringTasks();
+    const { recurring, cron } = await this.recurringTasks();
     const settings = this.runtime.settings;
     const queues = settings.queues ?? this.runtime.queues();
-    if (!queues.length && !recurring.length) return;
+    if (!queues.length && !recurring.length && !cron.length) return;
     const driver = await this.runtime.driver();
     const { meter } = this.server.metrics;
     const runner = jobRunner(this.server, messagingSystem(driver.kind));
@@ -42,10 +45,15 @@ export class TaskWorkersInitializer implements Initializer {
     }
     this.scheduler = new RecurringScheduler(recurring, (task, period) => this.fire(task, period), this.server.logger);
     this.scheduler.start();
+    if (cron.length) {
+      this.cronScheduler = new CronScheduler(cron, (task, tick, nextTick) => this.fireCron(task, tick, nextTick), this.server.logger);
+      this.cronScheduler.start();
+    }
   }
 
   async stop(): Promise<void> {
     this.scheduler?.stop();
+    this.cronScheduler?.stop();
     if (!this.working) return;
     this.working = false;
     const timeoutMs = this.runtime.settings.stopTimeoutMs;
@@ -67,29 +75,42 @@ export class TaskWorkersInitializer implements Initializer {
     }
   }
 
-  /** Recurring tasks run without params, so their inputs must all have defaults: checked at boot. */
-  private async recurringTasks(): Promise<RecurringTask[]> {
+  /**
+   * One enqueue per tick for all processes sharing the backend: the first to claim the tick. The
+   * claim outlives the gap to the next tick twice over (a minute at least), so a process whose
+   * clock lags, or one restarted at the tick, still finds it.
+   */
+  private async fireCron(task: CronTask, tick: number, nextTick: number | undefined): Promise<void> {
+    const driver = await this.runtime.driver();
+    const claimMs = Math.max(60_000, nextTick === undefined ? 86_400_000 : 2 * (nextTick - tick));
+    if (await driver.claim(`recurring:${task.action}:cron:${tick}`, claimMs)) {
+      const { retries, backoffMs } = this.runtime.settings;
+      await driver.enqueue(task.queue, [
+        { payload: { action: task.action, params: {}, tick }, retries, backoff: { strategy: "exponential", delayMs: backoffMs } },
+      ]);
+    }
+  }
+
+  /** Recurring and cron tasks run without params, so their inputs must all have defaults: checked at boot, with their schedules. */
+  private async recurringTasks(): Promise<{ recurring: RecurringTask[]; cron: CronTask[] }> {
     const recurring: RecurringTask[] = [];
-    for (const { action } of this.runtime.taskActions()) {
-      const frequency = action.task!.frequency;
-      if (frequency === undefined) continue;
-      if (!Number.isFinite(frequency) || frequency <= 0) {
-        throw new TypedError({
-          message: `Action "${action.name}" has task.frequency ${frequency}; it must be a number of milliseconds above 0`,
-          type: ErrorType.CONNECTION_TASK_DEFINITION,
-        });
-      }
+    const cron: CronTask[] = [];
+    for (const { name, action } of this.runtime.taskActions()) {
+      const recurrence = recurrenceOf(name, action);
+      if (!recurrence) continue;
       try {
         await parseParams(action.inputs, {});
       } catch (cause) {
         throw new TypedError({
-          message: `Recurring task "${action.name}" runs without params, but its inputs need some: ${(cause as Error).message}`,
+          message: `Recurring task "${name}" runs without params, but its inputs need some: ${(cause as Error).message}`,
           type: ErrorType.CONNECTION_TASK_DEFINITION,
           cause,
         });
       }
-      recurring.push({ action: action.name, queue: action.task!.queue, frequency });
+      const queue = action.task!.queue;
+      if ("frequency" in recurrence) recurring.push({ action: name, queue, frequency: recurrence.frequency });
+      else cron.push({ action: name, queue, recurrence });
     }
-    return recurring;
+    return { recurring, cron };
   }
 }

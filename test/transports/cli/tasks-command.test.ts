@@ -40,3 +40,15 @@ test("tasks enqueue of an action that is not a task is refused", async () => {
   expect(run.code).toBe(1);
   expect(JSON.parse(run.stdout).error.type).toBe("CONNECTION_TASK_DEFINITION");
 });
+
+test("tasks schedules lists each task that runs by itself, by frequency or cron, with its next run", async () => {
+  const before = Date.now();
+  const run = await herald(["tasks", "schedules", "-q"], { cwd: join(__dirname, "../../fixtures/apps/tasks-recurring"), env });
+  expect(run.code).toBe(0);
+  const schedules = JSON.parse(run.stdout).response as { action: string; nextRun: string }[];
+  expect(schedules).toEqual([
+    { action: "clock:cron-tick", queue: "clock", cron: "* * * * * *", timezone: "UTC", nextRun: expect.any(String) },
+    { action: "clock:tick", queue: "clock", every: 400, nextRun: expect.any(String) },
+  ]);
+  for (const schedule of schedules) expect(Date.parse(schedule.nextRun)).toBeGreaterThan(before);
+});

@@ -119,6 +119,19 @@ test("a recurring task whose inputs need params fails the boot", async () => {
   ).rejects.toMatchObject({ message: expect.stringContaining('Recurring task "bad:tick" runs without params') });
 });
 
+test("a cron task whose expression cannot be read fails the boot, naming the action and why", async () => {
+  await expect(
+    startTestServer({
+      appDir: join(__dirname, "../../fixtures/apps/tasks-bad-cron"),
+      runMode: "workers",
+      env: { TASKS_DRIVER: "memory", TASKS_PREFIX: uniquePrefix("cluster-bad-cron"), LOG_LEVEL: "fatal" },
+    }),
+  ).rejects.toMatchObject({
+    type: ErrorType.SERVER_START,
+    message: expect.stringContaining('Action "bad:cron" has task.cron "61 * * * *", which cannot be read: CronPattern: Invalid value for minute: 61'),
+  });
+});
+
 describe("when Redis cannot be reached", () => {
   const unreachable = { REDIS_URL: "redis://127.0.0.1:1", LOG_LEVEL: "fatal" };
 

@@ -119,6 +119,18 @@ test("a recurring task runs once per period across two processes", async () => {
   expect(seen).toEqual([...new Set(seen)]);
 });
 
+test("a cron task runs once per tick across two processes, at the second its expression names", async () => {
+  await Promise.all([startWorkerProcess(recurringApp), startWorkerProcess(recurringApp)]);
+  const ticks = async () =>
+    (await ledger.entries()).filter((entry) => entry.startsWith("cron:")).map((entry) => Number(entry.slice(5)));
+
+  await waitFor(async () => new Set(await ticks()).size >= 3, { timeout: 20_000 });
+  const seen = await ticks();
+  expect(seen).toEqual([...new Set(seen)]);
+  // "* * * * * *": every whole second.
+  expect(seen.filter((tick) => tick % 1000 !== 0)).toEqual([]);
+});
+
 test("a job cut off by the stop timeout of a SIGTERM is run again by another worker, and the stopped process exits 0", async () => {
   const stopping = await startWorkerProcess(basicApp);
   // Held far longer than TASKS_STOP_TIMEOUT (2 s): the stop cannot wait for it.

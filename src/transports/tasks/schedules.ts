@@ -1,0 +1,61 @@
+import type { Cron } from "croner";
+import type { ActionDefinition } from "../../core/action";
+import { ErrorType, TypedError } from "../../core/errors";
+
+/** How a recurring task recurs: every `frequency` ms from the Unix epoch, or at the ticks of a cron expression. */
+export type Recurrence = { frequency: number } | { cron: string; timezone?: string; schedule: Cron };
+
+/** A task action that runs by itself, for the whole cluster. */
+export interface ScheduledTask {
+  action: string;
+  queue: string;
+  recurrence: Recurrence;
+}
+
+function definitionError(action: string, message: string, cause?: unknown): TypedError {
+  return new TypedError({ message: `Action "${action}" ${message}`, type: ErrorType.CONNECTION_TASK_DEFINITION, ...(cause ? { cause } : {}) });
+}
+
+/**
+ * The recurrence an action's `task` asks for, checked: undefined for a task queued on demand
+ * only. `frequency` and `cron` exclude each other; a cron expression (five fields, or six with
+ * seconds first) and its `timezone` (IANA, the process's own when absent) are read by croner,
+ * whose refusal fails the boot naming the action.
+ */
+export function recurrenceOf(name: string, action: Pick<ActionDefinition, "task">): Recurrence | undefined {
+  const task = action.task;
+  if (!task) return undefined;
+  const { frequency, cron, timezone } = task;
+  if (frequency !== undefined && cron !== undefined) throw definitionError(name, "has both task.frequency and task.cron: give one");
+  if (timezone !== undefined && cron === undefined) throw definitionError(name, "has task.timezone without task.cron: a frequency counts from the Unix epoch, in no time zone");
+  if (frequency !== undefined) {
+    if (!Number.isFinite(frequency) || frequency <= 0) throw definitionError(name, `has task.frequency ${frequency}; it must be a number of milliseconds above 0`);
+    return { frequency };
+  }
+  if (cron === undefined) return undefined;
+  // Required here: only an app with a cron task loads croner.
+  const { Cron: CronClass } = require("croner") as typeof import("croner");
+  let schedule: Cron;
+  try {
+    schedule = new CronClass(cron, { paused: true, ...(timezone !== undefined ? { timezone } : {}) });
+    // A bad time zone is only found when a time is converted into it.
+    schedule.nextRun();
+  } catch (cause) {
+    throw definitionError(name, `has task.cron ${JSON.stringify(cron)}${timezone !== undefined ? ` in ${timezone}` : ""}, which cannot be read: ${(cause as Error).message}`, cause);
+  }
+  return { cron, ...(timezone !== undefined ? { timezone } : {}), schedule };
+}
+
+/** The first run strictly after `afterMs` (Unix ms), or undefined when the expression has no later one. */
+export function nextRunAfter(recurrence: Recurrence, afterMs: number): number | undefined {
+  if ("frequency" in recurrence) return (Math.floor(afterMs / recurrence.frequency) + 1) * recurrence.frequency;
+  return recurrence.schedule.nextRun(new Date(afterMs))?.getTime();
+}
+
+/** What `herald tasks schedules` prints of one task: how it recurs, and when it runs next. */
+export function describeSchedule(task: ScheduledTask, nowMs: number): Record<string, unknown> {
+  const { recurrence } = task;
+  const how = "frequency" in recurrence ? { every: recurrence.frequency } : { cron: recurrence.cron, ...(recurrence.timezone !== undefined ? { timezone: recurrence.timezone } : {}) };
+  const next = nextRunAfter(recurrence, nowMs);
+  return { action: task.action, queue: task.queue, ...how, nextRun: next === undefined ? null : new Date(next).toISOString() };
+}
