@@ -90,6 +90,13 @@ const generated: GenerationRow[] = [
     },
   },
   {
+    args: ["g", "task", "reports:nightly", "--cron", "0 3 * * *", "--timezone", "Europe/Paris"],
+    files: {
+      "actions/reports/nightly.ts": [/@Task\(\{ queue: "default", cron: "0 3 \* \* \*", timezone: "Europe\/Paris" \}\)\nexport class ReportsNightly implements Action/, /\.default\(/],
+      "spec/actions/reports/nightly.test.ts": [/runs without params, as its schedule runs it/],
+    },
+  },
+  {
     args: ["g", "task", "reports:archive", "--frequency", "60000", "--dry-run"],
     files: {
       "actions/reports/archive.ts": [/@Task\(\{ queue: "default", frequency: 60000 \}\)/],
@@ -246,6 +253,19 @@ describe("herald generate <type> <name>", () => {
     expect(listFiles(appDir)).toEqual(before);
   });
 
+  test.each([
+    [["--cron", "61 * * * *"], "Invalid --cron 61 * * * *: CronPattern: Invalid value for minute: 61"],
+    [["--cron", "0 3 * * *", "--timezone", "Mars/Olympus"], "Invalid --cron/--timezone 0 3 * * * in Mars/Olympus:"],
+    [["--cron", "0 3 * * *", "--frequency", "1000"], "give --frequency or --cron, not both"],
+    [["--timezone", "UTC"], "a time zone reads a --cron expression; give one"],
+  ])("refuses a task schedule %j that its boot would refuse, and writes nothing", async (flags, message) => {
+    const before = listFiles(appDir);
+    const run = await herald(["g", "task", "reports:scheduled", ...flags], { cwd: appDir });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).error).toMatchObject({ type: "CONNECTION_ACTION_PARAM_VALIDATION", message: expect.stringContaining(message) });
+    expect(listFiles(appDir)).toEqual(before);
+  });
+
   test("refuses an unknown type, listing the valid ones", async () => {
     const run = await herald(["g", "widget", "x"], { cwd: appDir });
     expect(run.code).toBe(1);
@@ -280,6 +300,7 @@ describe("herald generate <type> <name>", () => {
     const suites = report.testResults.map((result) => result.name.slice(appDir.length + 1)).sort();
     expect(suites).toEqual([
       "spec/actions/pages/show.test.ts",
+      "spec/actions/reports/nightly.test.ts",
       "spec/actions/reports/purge.test.ts",
       "spec/actions/reports/send.test.ts",
       "spec/actions/users/count.test.ts",

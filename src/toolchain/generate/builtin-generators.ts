@@ -108,12 +108,26 @@ function webDecorator(context: GeneratorContext): { decorator: string; imports: 
 function taskDecorator(context: GeneratorContext): string {
   const queue = String(context.options.queue ?? "default");
   if (!/^[a-zA-Z0-9:._-]{1,100}$/.test(queue)) badOption("queue", queue, 'use letters, digits, ":", ".", "_" or "-"');
-  const { frequency } = context.options;
+  const { frequency, cron, timezone } = context.options;
+  if (frequency !== undefined && cron !== undefined) badOption("cron", cron, "give --frequency or --cron, not both");
+  if (timezone !== undefined && cron === undefined) badOption("timezone", timezone, "a time zone reads a --cron expression; give one");
+  if (cron !== undefined) return `@Task({ queue: ${JSON.stringify(queue)}, ${cronOptions(String(cron), timezone === undefined ? undefined : String(timezone))} })`;
   if (frequency === undefined) return `@Task({ queue: ${JSON.stringify(queue)} })`;
   if (typeof frequency !== "number" || !Number.isInteger(frequency) || frequency <= 0) {
     badOption("frequency", frequency, "give a whole number of milliseconds above 0");
   }
   return `@Task({ queue: ${JSON.stringify(queue)}, frequency: ${frequency} })`;
+}
+
+/** `cron: "…"` (and `timezone: "…"`), once croner, which the app's boot will ask, reads them. */
+function cronOptions(cron: string, timezone: string | undefined): string {
+  const { Cron } = require("croner") as typeof import("croner");
+  try {
+    new Cron(cron, { paused: true, ...(timezone !== undefined ? { timezone } : {}) }).nextRun();
+  } catch (error) {
+    badOption(timezone === undefined ? "cron" : "cron/--timezone", timezone === undefined ? cron : `${cron} in ${timezone}`, (error as Error).message);
+  }
+  return `cron: ${JSON.stringify(cron)}${timezone === undefined ? "" : `, timezone: ${JSON.stringify(timezone)}`}`;
 }
 
 const actionGenerator: PluginGenerator = {
@@ -133,16 +147,18 @@ const actionGenerator: PluginGenerator = {
 
 const taskGenerator: PluginGenerator = {
   type: "task",
-  description: "An action with a task: run by the task workers on a queue, once or every --frequency ms",
+  description: "An action with a task: run by the task workers on a queue, once, every --frequency ms or at each --cron tick",
   nameShape: "action",
   options: {
     queue: { type: "string", describe: 'task: its queue (default "default")' },
     frequency: { type: "number", describe: "task: make it recurring, every this many milliseconds" },
+    cron: { type: "string", describe: 'task: make it recurring at the ticks of this cron expression ("0 3 * * *")' },
+    timezone: { type: "string", describe: "task: the IANA time zone --cron is read in (default: the process's own)" },
   },
   generate(context) {
     const values = actionValues(context, taskDecorator(context), ["CONNECTION_TYPE", "Task"], TASK_TRANSPORTS, TASK_TRANSPORT_TESTS);
     // The scheduler runs a recurring task without params: its inputs need defaults, or the app cannot boot.
-    const template = context.options.frequency === undefined ? "action" : "recurring-task";
+    const template = context.options.frequency === undefined && context.options.cron === undefined ? "action" : "recurring-task";
     return sourceAndTest(context, context.app.actions, "action", values, template);
   },
 };
