@@ -28,6 +28,13 @@ export function useOtherBuild(path: string): void {
   otherBuild.root = root;
 }
 
+/** The `--herald-before` build's subject, for a scenario that measures it beside this one's: none without the flag. */
+export function otherBuildSubjects(): { subject: string; label: string; spec(port: number): ProcessSpec }[] {
+  const root = otherBuild.root;
+  if (!root) return [];
+  return [{ subject: "herald-before", label: "Herald, --herald-before build", spec: (port) => heraldSpec("Herald (before)", { root, env: { PORT: String(port) } }) }];
+}
+
 /**
  * A clean environment: the user's REDIS_URL or LOG_LEVEL must not change what is measured.
  * Servers run as in production. The subjects' Node.js comes first on PATH, so that anything a

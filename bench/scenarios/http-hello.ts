@@ -4,7 +4,7 @@ import { emptyResult } from "../lib/results";
 import { rowsOf } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
 import type { ServerSubject } from "../lib/server-rounds";
-import { heraldSpec } from "../lib/subjects";
+import { heraldSpec, otherBuild, otherBuildSubjects } from "../lib/subjects";
 import { HELLO_PATH, helloResponse } from "../shared/hello";
 
 const HERALD: ServerSubject = { subject: "herald", label: "Herald", spec: (port) => heraldSpec("Herald", { env: { PORT: String(port) } }) };
@@ -19,7 +19,7 @@ export const httpHelloScenario: Scenario = {
   title: "HTTP hello world",
   async run({ settings, log }) {
     const result = emptyResult(this.id, this.title, { ...settings.http, path: HELLO_PATH });
-    const subjects = [HERALD, ...HTTP_BASELINES];
+    const subjects = [HERALD, ...otherBuildSubjects(), ...HTTP_BASELINES];
     const samples = await measureHttpServers({ subjects, path: HELLO_PATH, answer: helloResponse(), settings: settings.http, log });
     result.columns = HTTP_COLUMNS;
     result.rows = rowsOf(subjects, samples, HTTP_COLUMNS);
@@ -28,6 +28,7 @@ export const httpHelloScenario: Scenario = {
       compare(result.rows, "herald", "node", "p99", "lower"),
       compare(result.rows, "herald", "node", "cpuUs", "lower"),
       compare(result.rows, "herald", "fastify", "cpuUs", "lower"),
+      ...(otherBuild.root ? [compare(result.rows, "herald", "herald-before", "rps", "higher"), compare(result.rows, "herald", "herald-before", "cpuUs", "lower")] : []),
     ];
     const { connections, rounds, durationSeconds } = settings.http;
     result.notes.push(

@@ -5,7 +5,7 @@ import { emptyResult } from "../lib/results";
 import { rowsOf } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
 import type { ServerSubject } from "../lib/server-rounds";
-import { baselineSpec, heraldSpec, otherBuild } from "../lib/subjects";
+import { baselineSpec, heraldSpec, otherBuild, otherBuildSubjects } from "../lib/subjects";
 import { ECHO_PARAMS, ECHO_PATH, ECHO_QUERY, echoResponse } from "../shared/echo";
 
 /**
@@ -25,9 +25,7 @@ function heraldSubjects(sinkPort: number): ServerSubject[] {
   return [
     { subject: "herald", label: "Herald", spec: (port) => heraldSpec("Herald", { env: { PORT: String(port) } }) },
     { subject: "herald-traced", label: "Herald, traced and metered", spec: (port) => heraldSpec("Herald, traced and metered", { env: { PORT: String(port), ...traced } }) },
-    ...(otherBuild.root
-      ? [{ subject: "herald-before", label: "Herald, --herald-before build", spec: (port: number) => heraldSpec("Herald (before)", { root: otherBuild.root, env: { PORT: String(port) } }) }]
-      : []),
+    ...otherBuildSubjects(),
   ];
 }
 
