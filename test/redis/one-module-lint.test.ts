@@ -7,8 +7,8 @@ const root = REPOSITORY_ROOT;
 const THE_ONE_FOLDER = "src/redis/";
 
 
-/** A value import of ioredis (a type import makes no connection) or a client made by hand. */
-const MAKES_A_CLIENT = [/^import\s+(?!type\b)[^;]*from\s+["']ioredis["']/m, /\bnew\s+Redis\s*\(/, /\bRedis\.createClient\b/];
+/** A value import or a require of ioredis (a type import makes no connection), or a client made by hand. */
+const MAKES_A_CLIENT = [/^import\s+(?!type\b)[^;]*from\s+["']ioredis["']/m, /\brequire\(\s*["']ioredis["']\s*\)/, /\bnew\s+Redis\s*\(/, /\bRedis\.createClient\b/];
 
 test(`no file outside ${THE_ONE_FOLDER} makes a Redis client`, () => {
   const makers = ["src", "sample-app"]
@@ -19,6 +19,8 @@ test(`no file outside ${THE_ONE_FOLDER} makes a Redis client`, () => {
   expect(makers).toEqual([]);
 });
 
-test("the one module is where the client is made", () => {
-  expect(readFileSync(join(root, THE_ONE_FOLDER, "connection.ts"), "utf8")).toMatch(/\bnew\s+Redis\s*\(/);
+test("the one module is where the client is made: it requires ioredis (on first use, docs/architecture.md) and constructs it", () => {
+  const source = readFileSync(join(root, THE_ONE_FOLDER, "connection.ts"), "utf8");
+  expect(source).toMatch(/\brequire\(\s*["']ioredis["']\s*\)/);
+  expect(source).toMatch(/\bnew\s+RedisClient\s*\(/);
 });
