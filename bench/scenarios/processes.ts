@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { probeWebSocket } from "../load/ws-probe";
-import { measureWebSocket } from "../load/ws-round-trips";
 import { connectRedis, REDIS_URL, removeKeys } from "../lib/bench-redis";
 import { compare } from "../lib/comparison";
 import { measureHttpServers } from "../lib/http-rounds";
 import { emptyResult, type Column } from "../lib/results";
 import { rowsOf, type Sample } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
-import { measureServers, type ServerSubject } from "../lib/server-rounds";
+import type { ServerSubject } from "../lib/server-rounds";
+import { measureWebSocketServers } from "../lib/ws-rounds";
 import { heraldSpec } from "../lib/subjects";
 import { ECHO_PARAMS, ECHO_PATH, ECHO_QUERY, echoResponse } from "../shared/echo";
 import { UNLIMITED_WS_RATE } from "./websocket";
@@ -42,30 +41,19 @@ export const processesScenario: Scenario = {
     try {
       const http = await measureHttpServers({ subjects: list, path: `${ECHO_PATH}?${ECHO_QUERY}`, answer: echoResponse(ECHO_PARAMS), settings: settings.processes, log });
       const { rounds, warmupSeconds, durationSeconds, clients } = settings.processes;
-      const websocket = await measureServers({
-        subjects: list,
-        rounds,
-        warmupSeconds,
-        durationSeconds,
-        async ready(port, server) {
-          await server.waitForHttp(`http://127.0.0.1:${port}${ECHO_PATH}?${ECHO_QUERY}`);
-          const url = `ws://127.0.0.1:${port}/ws`;
-          await probeWebSocket(url);
-          return url;
-        },
-        async load(url, seconds) {
-          const measured = await measureWebSocket({ url, clients, durationSeconds: seconds, action: "bench:echo", params: ECHO_PARAMS });
-          return { sample: { mps: measured.messagesPerSecond, wsP99: measured.p99Ms }, calls: measured.roundTrips };
-        },
-        log,
-      });
+      const websocket = await measureWebSocketServers({ subjects: list, rounds, warmupSeconds, durationSeconds, clients, log });
       // One row per subject: the HTTP round and the WebSocket round of the same index side by side.
       const samples = new Map<string, Sample[]>();
       for (const subject of list) {
         const wsRounds = websocket.get(subject.subject) ?? [];
         samples.set(
           subject.subject,
-          (http.get(subject.subject) ?? []).map((round, i) => ({ ...round, ...wsRounds[i], cpuUs: round.cpuUs!, wsCpuUs: wsRounds[i]?.cpuUs ?? Number.NaN })),
+          (http.get(subject.subject) ?? []).map((round, i) => ({
+            ...round,
+            mps: wsRounds[i]?.mps ?? Number.NaN,
+            wsP99: wsRounds[i]?.p99 ?? Number.NaN,
+            wsCpuUs: wsRounds[i]?.cpuUs ?? Number.NaN,
+          })),
         );
       }
       result.columns = COLUMNS;

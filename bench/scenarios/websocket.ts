@@ -1,12 +1,10 @@
-import { probeWebSocket } from "../load/ws-probe";
-import { measureWebSocket } from "../load/ws-round-trips";
 import { compare } from "../lib/comparison";
 import { emptyResult, type Column } from "../lib/results";
 import { rowsOf } from "../lib/rounds";
 import type { Scenario } from "../lib/scenario";
-import { measureServers, type ServerSubject } from "../lib/server-rounds";
+import type { ServerSubject } from "../lib/server-rounds";
+import { measureWebSocketServers } from "../lib/ws-rounds";
 import { baselineSpec, heraldSpec } from "../lib/subjects";
-import { ECHO_PARAMS, ECHO_PATH, ECHO_QUERY } from "../shared/echo";
 
 /** The per-socket message rate limit is a guard against abuse, not what this scenario measures. */
 export const UNLIMITED_WS_RATE = { WS_MAX_MESSAGES_PER_SECOND: "1000000000" };
@@ -30,23 +28,7 @@ export const websocketScenario: Scenario = {
   async run({ settings, log }) {
     const { rounds, warmupSeconds, durationSeconds, clients } = settings.websocket;
     const result = emptyResult(this.id, this.title, { ...settings.websocket, action: "bench:echo" });
-    const samples = await measureServers({
-      subjects: SUBJECTS,
-      rounds,
-      warmupSeconds,
-      durationSeconds,
-      async ready(port, server) {
-        const url = `ws://127.0.0.1:${port}/ws`;
-        await server.waitForHttp(`http://127.0.0.1:${port}${ECHO_PATH}?${ECHO_QUERY}`);
-        await probeWebSocket(url);
-        return url;
-      },
-      async load(url, seconds) {
-        const measured = await measureWebSocket({ url, clients, durationSeconds: seconds, action: "bench:echo", params: ECHO_PARAMS });
-        return { sample: { mps: measured.messagesPerSecond, p50: measured.p50Ms, p99: measured.p99Ms }, calls: measured.roundTrips };
-      },
-      log,
-    });
+    const samples = await measureWebSocketServers({ subjects: SUBJECTS, rounds, warmupSeconds, durationSeconds, clients, log });
     result.columns = COLUMNS;
     result.rows = rowsOf(SUBJECTS, samples, COLUMNS);
     result.comparisons = [
