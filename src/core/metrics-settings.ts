@@ -56,8 +56,13 @@ function configError(message: string, key: string): TypedError {
   return new TypedError({ message: `Invalid environment variable ${key}: ${message}`, type: ErrorType.CONFIG_ERROR, key });
 }
 
+function isWord(value: string | undefined, word: string): boolean {
+  return value?.trim().toLowerCase() === word;
+}
+
 function otlpSettings(values: z.output<typeof environmentSchema>): OtlpMetricsSettings | undefined {
-  if (values.OTEL_SDK_DISABLED === "true" || values.OTEL_METRICS_EXPORTER === "none") return undefined;
+  // Read as the OpenTelemetry SDK (and Herald's traces) read them: case-insensitive, spaces ignored.
+  if (isWord(values.OTEL_SDK_DISABLED, "true") || isWord(values.OTEL_METRICS_EXPORTER, "none")) return undefined;
   const base = values.OTEL_EXPORTER_OTLP_ENDPOINT;
   const url = values.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT ?? (base ? `${base.replace(/\/+$/, "")}/v1/metrics` : undefined);
   if (!url) return undefined;

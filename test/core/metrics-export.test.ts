@@ -70,8 +70,8 @@ test("http/protobuf (the default): the receiver gets a protobuf export request h
   expect(request.contentType).toBe("application/x-protobuf");
 });
 
-test("OTEL_SDK_DISABLED=true or OTEL_METRICS_EXPORTER=none: nothing is exported", async () => {
-  for (const off of [{ OTEL_SDK_DISABLED: "true" }, { OTEL_METRICS_EXPORTER: "none" }]) {
+test("OTEL_SDK_DISABLED=true or OTEL_METRICS_EXPORTER=none, in any case, as the traces read them: nothing is exported", async () => {
+  for (const off of [{ OTEL_SDK_DISABLED: "true" }, { OTEL_SDK_DISABLED: "TRUE" }, { OTEL_SDK_DISABLED: " True " }, { OTEL_METRICS_EXPORTER: "none" }, { OTEL_METRICS_EXPORTER: "None" }]) {
     const booted: HeraldServer = await startTestServer({ appDir: BASIC_APP, env: { LOG_LEVEL: "fatal", REDIS_URL: "", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, ...off } });
     expect(booted.metrics.settings.otlp).toBeUndefined();
     await booted.stop();
