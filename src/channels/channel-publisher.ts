@@ -1,5 +1,5 @@
 import { ErrorType, TypedError } from "../core/errors";
-import { tracedPayload } from "./traced-payload";
+import { publishingTraced } from "./traced-payload";
 import { firstIssue, schemaMismatch } from "../core/output-check";
 import { encodeChannelEvent } from "./channel-event";
 import { checkChannelName } from "./channel-name";
@@ -44,6 +44,6 @@ export class ChannelPublisher {
       );
       if (refused) throw refused;
     }
-    await this.driver.publish(name, tracedPayload(encodeChannelEvent({ messageType: "message", channel: name, message })));
+    await publishingTraced(name, encodeChannelEvent({ messageType: "message", channel: name, message }), (payload) => this.driver.publish(name, payload));
   }
 }

@@ -1,5 +1,7 @@
-import { context, SpanKind, trace } from "@opentelemetry/api";
-import { ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_OPERATION_TYPE, ATTR_MESSAGING_SYSTEM } from "../core/trace-attributes";
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { ATTR_ERROR_TYPE } from "@opentelemetry/semantic-conventions";
+import { TypedError } from "../core/errors";
+import { ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_OPERATION_NAME, ATTR_MESSAGING_OPERATION_TYPE, ATTR_MESSAGING_SYSTEM } from "../core/trace-attributes";
 import { continuedContext, heraldTracer, isTracing, ROOT_CONTEXT, traceCarrier, type TraceCarrier } from "../core/tracing";
 
 /**
@@ -9,10 +11,32 @@ import { continuedContext, heraldTracer, isTracing, ROOT_CONTEXT, traceCarrier, 
  */
 const TRACED_PREFIX = '{"trace":';
 
-/** The payload the driver carries: the event, with the active trace context when tracing is on. */
-export function tracedPayload(eventText: string): string {
-  const carrier = isTracing() ? traceCarrier() : undefined;
-  return carrier ? `${TRACED_PREFIX}${JSON.stringify(carrier)},"event":${eventText}}` : eventText;
+/**
+ * Publishes `eventText` with `send`. When tracing is on, within a PRODUCER `publish {channel}`
+ * span (messaging conventions), the child of the publishing call, whose context the payload
+ * carries for the deliveries to link to; otherwise the event alone, and nothing is built.
+ */
+export async function publishingTraced(channel: string, eventText: string, send: (payload: string) => Promise<void>): Promise<void> {
+  if (!isTracing()) return send(eventText);
+  const span = heraldTracer().startSpan(`publish ${channel}`, {
+    kind: SpanKind.PRODUCER,
+    attributes: {
+      [ATTR_MESSAGING_SYSTEM]: "herald",
+      [ATTR_MESSAGING_DESTINATION_NAME]: channel,
+      [ATTR_MESSAGING_OPERATION_TYPE]: "send",
+      [ATTR_MESSAGING_OPERATION_NAME]: "publish",
+    },
+  });
+  const carrier = traceCarrier(trace.setSpan(context.active(), span));
+  try {
+    await send(carrier ? `${TRACED_PREFIX}${JSON.stringify(carrier)},"event":${eventText}}` : eventText);
+  } catch (thrown) {
+    span.setAttribute(ATTR_ERROR_TYPE, thrown instanceof TypedError ? thrown.type : thrown instanceof Error ? thrown.name : "error");
+    span.setStatus({ code: SpanStatusCode.ERROR, ...(thrown instanceof Error ? { message: thrown.message } : {}) });
+    throw thrown;
+  } finally {
+    span.end();
+  }
 }
 
 export function isTracedPayload(payload: string): boolean {
@@ -28,7 +52,7 @@ export function untracedPayload(payload: string): { eventText: string; trace?: T
 
 /**
  * Runs the delivery of a published message to this process's subscribers within a CONSUMER
- * `process {channel}` span linked to the call that published it (a pub/sub message reaches many
+ * `process {channel}` span linked to the `publish` span that sent it (a pub/sub message reaches many
  * processes, so it starts a trace of each, as the messaging conventions have it).
  */
 export function deliveringTraced(channel: string, carrier: TraceCarrier | undefined, deliver: () => void): void {
