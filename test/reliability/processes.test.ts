@@ -30,6 +30,8 @@ function spawn(args: string[], env: NodeJS.ProcessEnv = {}, dir = appDir): Heral
 async function cluster(count: number, env: NodeJS.ProcessEnv = {}): Promise<HeraldProcess> {
   const herald = spawn(["--processes", String(count)], env);
   await herald.waitForLines("server started", count);
+  // Said once the primary has heard from a process, which it hears after the process's own line.
+  await herald.waitForLines("server processes started", 1);
   herald.url = herald.lines("server started")[0]!.url as string;
   return herald;
 }

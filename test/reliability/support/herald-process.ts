@@ -21,7 +21,9 @@ export class HeraldProcess {
   private exitCode: number | null | undefined;
 
   private constructor(private readonly child: ChildProcess) {
-    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+    // "close", not "exit": by then every line it wrote has been read, so a test that awaits the
+    // exit finds its last lines (a cluster's processes write to the same pipe until they exit).
+    this.exited = new Promise((resolve) => child.once("close", (code) => resolve(code)));
     void this.exited.then((code) => {
       this.exitCode = code;
       this.logged.emit("change");
