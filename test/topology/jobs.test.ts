@@ -20,7 +20,8 @@ function labelsLogged(msg: string): string[] {
 }
 
 test("every job queued through the balancer runs to completion, while a worker holding one is killed with SIGKILL", async () => {
-  const queued = await call(`${topology.url}/api/jobs`, { method: "POST", body: { prefix: "killed", count: 40, ms: 200 } });
+  // Each job holds its worker for 2 s: a job the victim has started is still in its hands when the kill comes.
+  const queued = await call(`${topology.url}/api/jobs`, { method: "POST", body: { prefix: "killed", count: 40, ms: 2000 } });
   expect(queued.status).toBe(200);
   const labels = queued.body.labels as string[];
 
