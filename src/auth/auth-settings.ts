@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { readSettings, type HeraldConfig } from "../core/config";
 import { ErrorType, TypedError } from "../core/errors";
+import { generatedSigningKeys } from "../core/signing-keys";
 import type { Logger } from "../core/logger";
 import { zCommaList } from "../core/setting-schemas";
 import { readAuthLimits, type AuthLimits } from "./limit-settings";
@@ -61,12 +62,6 @@ function parseJwks(text: string): Jwks {
   return { keys: keys as Record<string, unknown>[] };
 }
 
-function generatedKeys(): Jwks {
-  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const jwk = privateKey.export({ format: "jwk" });
-  return { keys: [{ ...jwk, alg: "ES256", use: "sig", kid: randomBytes(8).toString("hex") }] };
-}
-
 /**
  * The authorization server's settings. In production its signing keys and cookie secrets are
  * required: the boot stops without them. Elsewhere each process makes its own, with a warning,
@@ -87,7 +82,7 @@ export function readAuthSettings(config: HeraldConfig, logger?: Logger, kept: Ge
   }
   const missing = [...(env.OAUTH_JWKS ? [] : ["OAUTH_JWKS"]), ...(env.OAUTH_COOKIE_SECRETS?.length ? [] : ["OAUTH_COOKIE_SECRETS"])];
   const generated: GeneratedAuthKeys = {
-    ...(env.OAUTH_JWKS ? {} : { jwks: kept.jwks ?? generatedKeys() }),
+    ...(env.OAUTH_JWKS ? {} : { jwks: kept.jwks ?? generatedSigningKeys() }),
     ...(env.OAUTH_COOKIE_SECRETS?.length ? {} : { cookieSecrets: kept.cookieSecrets ?? [randomBytes(32).toString("hex")] }),
   };
   if (missing.length && !(kept.jwks || kept.cookieSecrets)) {

@@ -1,5 +1,6 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { ResolvedAppConfig } from "../core/app-config";
+import { generatedSigningKeys } from "../core/signing-keys";
 
 /**
  * The secrets every process of one app must share, made by a cluster's primary for its processes
@@ -15,13 +16,8 @@ export function sharedSecrets(env: Readonly<Record<string, string | undefined>>,
   if (env.MCP_REQUEST_STATE_KEY === undefined) made.MCP_REQUEST_STATE_KEY = secret();
   if (app.oauth) {
     if (env.OAUTH_COOKIE_SECRETS === undefined) made.OAUTH_COOKIE_SECRETS = secret();
-    if (env.OAUTH_JWKS === undefined) made.OAUTH_JWKS = JSON.stringify(signingKeySet());
+    if (env.OAUTH_JWKS === undefined) made.OAUTH_JWKS = JSON.stringify(generatedSigningKeys());
   }
   return made;
 }
 
-/** One ES256 key, as the authorization server makes for a lone process. */
-function signingKeySet(): { keys: Record<string, unknown>[] } {
-  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  return { keys: [{ ...privateKey.export({ format: "jwk" }), alg: "ES256", use: "sig", kid: randomBytes(8).toString("hex") }] };
-}
