@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { HTTP_METHOD } from "../../core/constants";
+import { readCronExpression } from "../../core/cron-expression";
 import { ErrorType, TypedError } from "../../core/errors";
 import { routeParams, type RouteParam } from "../../core/ports/route-params";
 import { pathToRoot } from "./generator-context";
@@ -121,9 +122,8 @@ function taskDecorator(context: GeneratorContext): string {
 
 /** `cron: "…"` (and `timezone: "…"`), once croner, which the app's boot will ask, reads them. */
 function cronOptions(cron: string, timezone: string | undefined): string {
-  const { Cron } = require("croner") as typeof import("croner");
   try {
-    new Cron(cron, { paused: true, ...(timezone !== undefined ? { timezone } : {}) }).nextRun();
+    readCronExpression(cron, timezone);
   } catch (error) {
     badOption(timezone === undefined ? "cron" : "cron/--timezone", timezone === undefined ? cron : `${cron} in ${timezone}`, (error as Error).message);
   }

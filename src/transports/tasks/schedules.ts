@@ -1,5 +1,6 @@
 import type { Cron } from "croner";
 import type { ActionDefinition } from "../../core/action";
+import { readCronExpression } from "../../core/cron-expression";
 import { ErrorType, TypedError } from "../../core/errors";
 
 /** How a recurring task recurs: every `frequency` ms from the Unix epoch, or at the ticks of a cron expression. */
@@ -33,13 +34,9 @@ export function recurrenceOf(name: string, action: Pick<ActionDefinition, "task"
     return { frequency };
   }
   if (cron === undefined) return undefined;
-  // Required here: only an app with a cron task loads croner.
-  const { Cron: CronClass } = require("croner") as typeof import("croner");
   let schedule: Cron;
   try {
-    schedule = new CronClass(cron, { paused: true, ...(timezone !== undefined ? { timezone } : {}) });
-    // A bad time zone is only found when a time is converted into it.
-    schedule.nextRun();
+    schedule = readCronExpression(cron, timezone);
   } catch (cause) {
     throw definitionError(name, `has task.cron ${JSON.stringify(cron)}${timezone !== undefined ? ` in ${timezone}` : ""}, which cannot be read: ${(cause as Error).message}`, cause);
   }
