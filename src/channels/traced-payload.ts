@@ -1,8 +1,7 @@
-import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { ATTR_ERROR_TYPE } from "@opentelemetry/semantic-conventions";
+import { context, SpanKind, trace } from "@opentelemetry/api";
 import { TypedError } from "../core/errors";
 import { ATTR_MESSAGING_DESTINATION_NAME, ATTR_MESSAGING_OPERATION_NAME, ATTR_MESSAGING_OPERATION_TYPE, ATTR_MESSAGING_SYSTEM } from "../core/trace-attributes";
-import { continuedContext, heraldTracer, isTracing, ROOT_CONTEXT, traceCarrier, type TraceCarrier } from "../core/tracing";
+import { continuedContext, heraldTracer, isTracing, recordSpanFailure, ROOT_CONTEXT, traceCarrier, type TraceCarrier } from "../core/tracing";
 
 /**
  * A channel message published from a traced call travels with the call's trace context beside the
@@ -31,8 +30,7 @@ export async function publishingTraced(channel: string, eventText: string, send:
   try {
     await send(carrier ? `${TRACED_PREFIX}${JSON.stringify(carrier)},"event":${eventText}}` : eventText);
   } catch (thrown) {
-    span.setAttribute(ATTR_ERROR_TYPE, thrown instanceof TypedError ? thrown.type : thrown instanceof Error ? thrown.name : "error");
-    span.setStatus({ code: SpanStatusCode.ERROR, ...(thrown instanceof Error ? { message: thrown.message } : {}) });
+    recordSpanFailure(span, thrown, thrown instanceof TypedError ? thrown.type : undefined);
     throw thrown;
   } finally {
     span.end();

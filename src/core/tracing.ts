@@ -3,6 +3,7 @@ import {
   propagation,
   ProxyTracerProvider,
   ROOT_CONTEXT,
+  SpanStatusCode,
   trace,
   type Context,
   type Span,
@@ -10,6 +11,7 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { ATTR_ERROR_TYPE } from "@opentelemetry/semantic-conventions";
 
 /**
  * Herald's spans go through `@opentelemetry/api` alone: with no SDK registered, nothing is
@@ -84,3 +86,12 @@ export function withinSpan<T>(span: Span, parent: Context, work: () => T): T {
 }
 
 export { ROOT_CONTEXT };
+
+/**
+ * Marks `span` as failed by `thrown`: `error.type` is `errorType`, or else the error's name, and
+ * the status is an error with its message. Ending the span is the caller's.
+ */
+export function recordSpanFailure(span: Span, thrown: unknown, errorType?: string): void {
+  span.setAttribute(ATTR_ERROR_TYPE, errorType ?? (thrown instanceof Error ? thrown.name : "error"));
+  span.setStatus({ code: SpanStatusCode.ERROR, ...(thrown instanceof Error ? { message: thrown.message } : {}) });
+}

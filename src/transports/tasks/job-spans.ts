@@ -1,5 +1,4 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
-import { ATTR_ERROR_TYPE } from "@opentelemetry/semantic-conventions";
+import { context, ROOT_CONTEXT, SpanKind, trace, type Span } from "@opentelemetry/api";
 import {
   ATTR_MESSAGING_BATCH_MESSAGE_COUNT,
   ATTR_MESSAGING_DESTINATION_NAME,
@@ -8,7 +7,7 @@ import {
   ATTR_MESSAGING_OPERATION_TYPE,
   ATTR_MESSAGING_SYSTEM,
 } from "../../core/trace-attributes";
-import { continuedContext, heraldTracer, isTracing, traceCarrier, type TraceCarrier } from "../../core/tracing";
+import { continuedContext, heraldTracer, isTracing, recordSpanFailure, traceCarrier, type TraceCarrier } from "../../core/tracing";
 import type { QueueDriver } from "./driver";
 import { JobFailure } from "./job-failure";
 
@@ -21,8 +20,7 @@ export function messagingSystem(kind: QueueDriver["kind"]): string {
 }
 
 function failed(span: Span, thrown: unknown): void {
-  span.setAttribute(ATTR_ERROR_TYPE, thrown instanceof JobFailure ? thrown.body.type : thrown instanceof Error ? thrown.name : "error");
-  span.setStatus({ code: SpanStatusCode.ERROR, ...(thrown instanceof Error ? { message: thrown.message } : {}) });
+  recordSpanFailure(span, thrown, thrown instanceof JobFailure ? thrown.body.type : undefined);
 }
 
 /**
