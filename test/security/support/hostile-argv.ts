@@ -71,6 +71,16 @@ const extraArgument: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: nastyString.map((value) => `--body=${value}`) },
 );
 
+/**
+ * A word yargs answers with help text or the version instead of a run: a short-flag group holding
+ * `h` (a loose value such as "-h" or "-\u0001h" is one), or `--h`, `--help` or `--version`, also with a
+ * value or a dot path (`--h.a@b.c=1` makes `h` an object, which is truthy). Asking for help is
+ * not hostile input, and its text goes to the console rather than the command's output.
+ */
+function asksForHelp(word: string): boolean {
+  return (/^-[^-]/.test(word) && word.includes("h")) || /^--(h|help|version)([.=]|$)/.test(word);
+}
+
 /** `herald <action> …` argv: a hostile call's params as flags, shuffled with nasty extra words. */
 export const hostileArgv: fc.Arbitrary<string[]> = fc
   .tuple(
@@ -80,7 +90,7 @@ export const hostileArgv: fc.Arbitrary<string[]> = fc
     fc.nat(),
   )
   .map(([{ action, paramsText }, extras, seed]) => {
-    const words = [...flagsOf(paramsText), ...extras];
+    const words = [...flagsOf(paramsText), ...extras].filter((word) => !asksForHelp(word));
     // A stable interleaving, so a failing case replays and shrinks the same way.
     const rotated = words.length ? [...words.slice(seed % words.length), ...words.slice(0, seed % words.length)] : words;
     return [action, "-q", ...rotated];
