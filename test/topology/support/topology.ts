@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -6,16 +5,15 @@ import { waitFor } from "herald/testing";
 import { HeraldProcess } from "../../reliability/support/herald-process";
 import { usePostgresSchema } from "../../reliability/support/postgres-schema";
 import { deleteAppKeys, SHARED_REDIS_URL, uniqueAppName } from "../../reliability/support/shared-redis";
+import { Haproxy } from "./haproxy";
 
 const SAMPLE_APP = join(__dirname, "../../../sample-app");
-/** The configuration docs/deployment.md shows: the test runs the same file. */
-export const HAPROXY_CONFIG = join(__dirname, "../../../deploy/haproxy.cfg");
 /** How often HAProxy asks each process's /readyz, and how long a stopping process goes on serving after it turned 503. */
 const CHECK_INTERVAL_MS = 200;
 const SHUTDOWN_DELAY_MS = 1000;
 
-/** A port nothing listens on now, for HAProxy, which must be known before the processes start (PUBLIC_URL). */
-function freePort(): Promise<number> {
+/** A port nothing listens on now, for a process whose port must be known before it starts: HAProxy's, which PUBLIC_URL names. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
@@ -26,19 +24,32 @@ function freePort(): Promise<number> {
   });
 }
 
-function haproxyPath(): string {
-  const found = spawnSync("sh", ["-c", "command -v haproxy"], { encoding: "utf8" }).stdout.trim();
-  // Never skipped: .ci/run installs HAProxy from Debian's packages.
-  if (!found) throw new Error("The topology suite needs HAProxy on the PATH: apt-get install haproxy");
-  return found;
-}
-
 /** The secrets every process of one app shares, as an operator sets them (docs/deployment.md). */
-function sharedSecrets(): Record<string, string> {
+export function sharedSecrets(): Record<string, string> {
   const secret = () => randomBytes(32).toString("base64url");
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const jwks = { keys: [{ ...privateKey.export({ format: "jwk" }), alg: "ES256", use: "sig", kid: "topology" }] };
   return { SESSION_SECRET: secret(), MCP_REQUEST_STATE_KEY: secret(), OAUTH_COOKIE_SECRETS: secret(), OAUTH_JWKS: JSON.stringify(jwks) };
+}
+
+/**
+ * Resolves once `/readyz` through the balancer answers 200. Fails as soon as HAProxy or one of the
+ * processes behind it exits, with what HAProxy said, rather than at the deadline.
+ */
+export async function untilBalancerReady(url: string, haproxy: Haproxy, processes: HeraldProcess[]): Promise<void> {
+  let ended: string | undefined;
+  void haproxy.exited.then(() => (ended ??= "HAProxy exited before /readyz answered 200 through it"));
+  for (const herald of processes) {
+    // Its last log lines say why: a production process logs its failure as JSON.
+    const said = () => [...herald.otherOutput, ...herald.logs.slice(-3).map((line) => JSON.stringify(line))].join("\n");
+    void herald.exited.then((code) => (ended ??= `a herald process exited (${code}):\n${said()}`));
+  }
+  const ready = async () => ended !== undefined || (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+  const failure = await waitFor(ready, { timeout: 30_000 }).then(
+    () => ended,
+    (error: Error) => error.message,
+  );
+  if (failure !== undefined) throw new Error(`${failure}\nHAProxy said:\n${haproxy.output}`);
 }
 
 export interface TopologyOptions {
@@ -67,8 +78,7 @@ export class Topology {
   url = "";
   readonly web: HeraldProcess[] = [];
   readonly workers: HeraldProcess[] = [];
-  private haproxy: ChildProcess | undefined;
-  private haproxyOutput = "";
+  private haproxy: Haproxy | undefined;
   private env: NodeJS.ProcessEnv = {};
   private readonly stopped: HeraldProcess[] = [];
 
@@ -113,27 +123,12 @@ export class Topology {
     ]);
     this.web.push(others[0]!, others[1]!);
     this.workers.push(others[2]!, others[3]!);
-    this.startHaproxy(port);
-    await waitFor(async () => (await fetch(`${this.url}/readyz`).catch(() => undefined))?.status === 200, { timeout: 30_000 }).catch((error: Error) => {
-      throw new Error(`${error.message}\nHAProxy said:\n${this.haproxyOutput}`);
+    this.haproxy = Haproxy.start({
+      HERALD_LISTEN: `127.0.0.1:${port}`,
+      HERALD_CHECK_INTERVAL_MS: String(CHECK_INTERVAL_MS),
+      ...Object.fromEntries(this.web.map((web, i) => [`HERALD_WEB${i + 1}`, new URL(web.url).host])),
     });
-  }
-
-  private startHaproxy(port: number): void {
-    const haproxy = spawn(haproxyPath(), ["-f", HAPROXY_CONFIG, "-db"], {
-      env: {
-        ...process.env,
-        HERALD_LISTEN: `127.0.0.1:${port}`,
-        HERALD_CHECK_INTERVAL_MS: String(CHECK_INTERVAL_MS),
-        ...Object.fromEntries(this.web.map((web, i) => [`HERALD_WEB${i + 1}`, new URL(web.url).host])),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    for (const stream of [haproxy.stdout!, haproxy.stderr!]) stream.setEncoding("utf8").on("data", (chunk: string) => (this.haproxyOutput += chunk));
-    haproxy.once("exit", (code) => {
-      if (this.haproxy === haproxy) this.haproxyOutput += `\nHAProxy exited (${code})`;
-    });
-    this.haproxy = haproxy;
+    await untilBalancerReady(this.url, this.haproxy, this.processes);
   }
 
   /** The web processes that served a call of `action` (from their request log lines). */
@@ -156,9 +151,8 @@ export class Topology {
   }
 
   async stop(): Promise<void> {
-    const haproxy = this.haproxy;
+    this.haproxy?.stop();
     this.haproxy = undefined;
-    haproxy?.kill("SIGKILL");
     for (const herald of this.processes) await herald.kill();
     await deleteAppKeys(this.name);
   }
