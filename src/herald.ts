@@ -11,6 +11,7 @@ import { RUN_MODE } from "./core/constants";
 import { ChannelsInitializer } from "./channels/channels-initializer";
 import { WebSocketInitializer } from "./transports/websocket/websocket-initializer";
 import { RateLimitInitializer } from "./middleware/rate-limit-initializer";
+import { IdempotencyInitializer } from "./idempotency/idempotency-initializer";
 import { AuthorizationServerInitializer } from "./auth/auth-initializer";
 import { CliSocketInitializer } from "./transports/cli/cli-socket-initializer";
 import { MetricsPortInitializer } from "./transports/http/metrics-port-initializer";
@@ -40,6 +41,7 @@ export const BUILTIN_INITIALIZERS: InitializerClass[] = [
   OpenApiInitializer,
   McpInitializer,
   RateLimitInitializer,
+  IdempotencyInitializer,
   TaskWorkersInitializer,
   HttpInitializer,
   WebSocketInitializer,

@@ -41,6 +41,7 @@ export type { RegisteredAction } from "./core/registry";
 export { Dispatcher } from "./core/dispatcher";
 export type { ActionResult, Answer, DispatchOptions } from "./core/dispatcher";
 export type { ResponseCodec } from "./core/response-codec";
+export { IDEMPOTENCY_STORE_TOKEN, IdempotencyStore } from "./core/idempotency-store";
 
 // Middleware
 export type { ActionMiddleware, ActionMiddlewareResponse, AfterContext, GlobalMiddleware, GlobalMiddlewareClass, MiddlewareSecurity } from "./core/middleware";

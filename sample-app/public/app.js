@@ -114,7 +114,11 @@ onSubmit(element("sign-up-form"), async ({ name, email, password }) => {
 });
 
 onSubmit(element("post-form"), async ({ body }) => {
-  const { message } = await client.call("message:create", { body });
+  // One key per message: when the answer is lost on the way, the message is sent again with the
+  // same key, and the server answers with the first post instead of posting it twice.
+  const options = { idempotencyKey: crypto.randomUUID() };
+  const post = () => client.call("message:create", { body }, options);
+  const { message } = await post().catch((error) => (error instanceof TypeError ? post() : Promise.reject(error)));
   addMessage({ id: message.id, body: message.body, user_name: me.name });
   element("body").focus();
 });

@@ -25,6 +25,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Headers of this call only. */
   headers?: Record<string, string>;
+  /** Makes a retry safe: sent as `Idempotency-Key`, a call again with it and the same params gets the first call's answer, run once (docs/idempotency.md). */
+  idempotencyKey?: string;
 }
 
 export interface HeraldClient<A extends ClientActions<A>, C extends ClientChannels<C> = {}> {
@@ -73,6 +75,7 @@ export function createClient<A extends ClientActions<A>, C extends ClientChannel
       ...(cookie ? { cookie } : {}),
       ...shared,
       ...call?.headers,
+      ...(call?.idempotencyKey === undefined ? {} : { "idempotency-key": call.idempotencyKey }),
     };
   };
 

@@ -19,6 +19,8 @@ export interface SocketOptions {
 export interface SocketCallOptions {
   /** Aborts the call: it rejects with the signal's reason, and the server's answer, if it still comes, is ignored. */
   signal?: AbortSignal;
+  /** Makes a retry safe: a call again with this key and the same params gets the first call's answer, run once (docs/idempotency.md). */
+  idempotencyKey?: string;
 }
 
 export interface SocketEvents {
@@ -128,7 +130,9 @@ export function openSocket<A extends ClientActions<A>, C extends ClientChannels<
   }
 
   async function call(name: string, params: object = {}, options?: SocketCallOptions): Promise<unknown> {
-    return answerOf(name, await send({ messageType: "action", action: name, params }, options?.signal).reply);
+    const key = options?.idempotencyKey;
+    const message: ClientMessage = key === undefined ? { messageType: "action", action: name, params } : { messageType: "action", action: name, params, idempotencyKey: key };
+    return answerOf(name, await send(message, options?.signal).reply);
   }
 
   async function* stream(name: string, params: object = {}, options?: SocketCallOptions): AsyncGenerator<unknown> {

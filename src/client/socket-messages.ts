@@ -1,6 +1,6 @@
 /** What the client sends over the socket, besides the messageId every message has (docs/websocket.md). */
 export type ClientMessage =
-  | { messageType: "action"; action: string; params: object }
+  | { messageType: "action"; action: string; params: object; idempotencyKey?: string }
   | { messageType: "subscribe" | "unsubscribe"; channel: string };
 
 /** A message from the server: a reply to one sent (by `messageId`), a channel's message, a presence event or an error. */

@@ -24,4 +24,6 @@ export interface ActionResult {
   durationMs: number;
   /** What the caller gets, encoded once; the request log line states its status. */
   answer: Answer;
+  /** The answer of an earlier call with the same idempotency key, given again: nothing ran. */
+  replayed?: true;
 }

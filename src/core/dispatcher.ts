@@ -15,6 +15,7 @@ import { ConcurrentCalls, type ConcurrentCallLimits } from "./concurrent-calls";
 import { DispatchedStream } from "./dispatched-stream";
 import { ErrorType, TypedError } from "./errors";
 import type { ServiceFailure } from "./health";
+import type { IdempotencyClaim, IdempotentCalls } from "./idempotent-calls";
 import type { LogParams } from "./log-params";
 import type { Logger } from "./logger";
 import type { ActionMiddleware } from "./middleware";
@@ -57,6 +58,8 @@ export interface DispatcherOptions {
   meter?: Meter;
   /** Asked before each call, in order; the list may grow after the dispatcher is built (see HeraldServer.actionRefusals). */
   refusals?: readonly ActionRefusal[];
+  /** Where calls made with an idempotency key are recorded; without it, a key is not read. */
+  idempotency?: IdempotentCalls;
 }
 
 export interface DispatchOptions {
@@ -78,6 +81,12 @@ export interface DispatchOptions {
   frames?: (response: unknown) => boolean;
   /** What the call's request log line says beside its connection's ids: the transport's own ids of the call (a message's, a job's). */
   logFields?: CallLogFields;
+  /**
+   * The caller's idempotency key (HTTP's `Idempotency-Key`, a WebSocket message's
+   * `idempotencyKey`, the CLI's `--idempotency-key`): a retry with it gets the first call's answer
+   * without running again (see IdempotentCalls).
+   */
+  idempotencyKey?: string;
 }
 
 /**
@@ -123,6 +132,11 @@ export class Dispatcher {
   private readonly requestLog: RequestLog;
   private readonly refusals: readonly ActionRefusal[];
 
+  /** Where calls made with an idempotency key are recorded, for what else keeps that promise (TaskService.enqueue). */
+  get idempotency(): IdempotentCalls | undefined {
+    return this.options.idempotency;
+  }
+
   constructor(
     private readonly registry: ActionRegistry,
     private readonly options: DispatcherOptions,
@@ -144,11 +158,62 @@ export class Dispatcher {
     });
   }
 
-  async run(
+  run(actionName: string, rawParams: unknown, connection: Connection, dispatchOptions: DispatchOptions = {}): Promise<ActionResult> {
+    const key = dispatchOptions.idempotencyKey;
+    const idempotency = this.options.idempotency;
+    if (key === undefined || !idempotency) return this.runOnce(actionName, rawParams, connection, dispatchOptions);
+    return this.runWithKey(idempotency, key, actionName, rawParams, connection, dispatchOptions);
+  }
+
+  /** A call with an idempotency key: the first runs and settles its key, a retry is replayed or refused. */
+  private async runWithKey(
+    idempotency: IdempotentCalls,
+    key: string,
     actionName: string,
     rawParams: unknown,
     connection: Connection,
-    dispatchOptions: DispatchOptions = {},
+    dispatchOptions: DispatchOptions,
+  ): Promise<ActionResult> {
+    const registered = this.callable(actionName, connection.type);
+    if (!registered) return this.runOnce(actionName, rawParams, connection, dispatchOptions);
+    let claim: IdempotencyClaim;
+    try {
+      const holdMs = (registered.action.timeout ?? this.options.actionTimeout) || idempotency.ttlMs;
+      claim = await idempotency.claim(registered.name, key, rawParams, connection, holdMs);
+    } catch (thrown) {
+      // The store is out of reach: refused with its 503, not run without the promise the key asked for.
+      return this.runOnce(actionName, rawParams, connection, dispatchOptions, this.failures.normalize(thrown));
+    }
+    if (claim.kind === "refused") return this.runOnce(actionName, rawParams, connection, dispatchOptions, claim.error);
+    if (claim.kind === "replay") return this.replayed(registered, rawParams, connection, dispatchOptions, claim);
+    const result = await this.runOnce(actionName, rawParams, connection, dispatchOptions);
+    await claim.settle(result);
+    return result;
+  }
+
+  /** The first call's answer again, logged as a call of its own that ran nothing. */
+  private replayed(
+    registered: RegisteredAction,
+    rawParams: unknown,
+    connection: Connection,
+    dispatchOptions: DispatchOptions,
+    replay: Extract<IdempotencyClaim, { kind: "replay" }>,
+  ): ActionResult {
+    const { status, answer, response, error } = replay;
+    const result: ActionResult = { actionName: registered.name, status, durationMs: 0, answer, replayed: true };
+    if (error) result.error = error;
+    else result.response = response;
+    this.requestLog.write(registered, rawParams, false, connection, result, { ...dispatchOptions.logFields, replayed: "true" });
+    return result;
+  }
+
+  /** One call through the pipeline; `refused` answers it with that error without running it. */
+  private async runOnce(
+    actionName: string,
+    rawParams: unknown,
+    connection: Connection,
+    dispatchOptions: DispatchOptions,
+    refused?: TypedError,
   ): Promise<ActionResult> {
     const started = performance.now();
     const registered = this.callable(actionName, connection.type);
@@ -163,6 +228,8 @@ export class Dispatcher {
 
     if (!registered) {
       call.error = notFound(actionName);
+    } else if (refused) {
+      call.error = refused;
     } else {
       call.error = this.inFlight?.enter(connection);
       if (!call.error) {

@@ -12,6 +12,8 @@ import { readConcurrentCallLimits } from "./concurrent-calls";
 import { type ActionRefusal, ActionResult, Dispatcher, DispatchOptions } from "./dispatcher";
 import { ResponseCodec } from "./response-codec";
 import { ErrorType, TypedError } from "./errors";
+import { IDEMPOTENCY_STORE_TOKEN } from "./idempotency-store";
+import { IdempotentCalls } from "./idempotent-calls";
 import { appliesTo, Initializer, isInitializerLike, orderInitializers } from "./initializer";
 import { globLoader, loadExportedClasses, sourceOf } from "./loader";
 import { createLogger, Logger, LOGGER_TOKEN } from "./logger";
@@ -173,6 +175,9 @@ export class HeraldServer {
       checkOutputs: this.config.checkOutputs,
       refusals: this.actionRefusals,
       ...(this.metrics.meter ? { meter: this.metrics.meter } : {}),
+      ...(this.container.isRegistered(IDEMPOTENCY_STORE_TOKEN, true)
+        ? { idempotency: new IdempotentCalls(this.container.resolve(IDEMPOTENCY_STORE_TOKEN), this.logger) }
+        : {}),
     });
     this.container.register(Dispatcher, { useValue: this.dispatcher });
 

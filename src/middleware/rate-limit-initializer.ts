@@ -3,6 +3,7 @@ import { z } from "zod";
 import { readSettings } from "../core/config";
 import { RUN_MODE } from "../core/constants";
 import type { Initializer } from "../core/initializer";
+import { providedOrMade } from "../core/provided-or-made";
 import { HeraldServer } from "../core/server";
 import { MemoryRateLimitStore } from "./memory-rate-limit-store";
 import { RATE_LIMIT_STORE_TOKEN, RateLimitStore } from "./rate-limit-store";
@@ -29,16 +30,14 @@ export class RateLimitInitializer implements Initializer {
 
   register(): void {
     const { config, container, logger } = this.server;
-    this.ownsStore = !container.isRegistered(RATE_LIMIT_STORE_TOKEN, true);
-    if (this.ownsStore) {
+    const { value, owned } = providedOrMade(container, RATE_LIMIT_STORE_TOKEN, () => {
       const { RATE_LIMIT_PREFIX } = readSettings(settingsSchema, config);
-      this.store = config.redisUrl
+      return config.redisUrl
         ? new RedisRateLimitStore({ url: config.redisUrl, prefix: RATE_LIMIT_PREFIX ?? `${config.name}:ratelimit:`, logger })
         : new MemoryRateLimitStore();
-      container.register(RATE_LIMIT_STORE_TOKEN, { useValue: this.store });
-    } else {
-      this.store = container.resolve(RATE_LIMIT_STORE_TOKEN);
-    }
+    });
+    this.store = value;
+    this.ownsStore = owned;
   }
 
   async stop(): Promise<void> {

@@ -2,6 +2,7 @@ import { injectable } from "tsyringe";
 import { RUN_MODE } from "../core/constants";
 import type { Initializer } from "../core/initializer";
 import { keepAcrossReload, reclaimKept } from "../core/kept-across-reloads";
+import { providedOrMade } from "../core/provided-or-made";
 import { HeraldServer } from "../core/server";
 import { MemorySessionStore } from "./memory-store";
 import { RedisSessionStore } from "./redis-store";
@@ -42,15 +43,13 @@ export class SessionsInitializer implements Initializer {
     // Only the server run mode serves HTTP and WebSocket, the transports whose cookies carry sessions.
     const settings = readSessionSettings(config, logger, server.runMode === RUN_MODE.server, kept?.secret);
     this.generatedSecret = settings.generated ? settings.secret : undefined;
-    this.ownsStore = !container.isRegistered(SESSION_STORE_TOKEN, true);
-    if (this.ownsStore) {
-      this.store = config.redisUrl
+    const { value, owned } = providedOrMade(container, SESSION_STORE_TOKEN, () =>
+      config.redisUrl
         ? new RedisSessionStore({ url: config.redisUrl, prefix: settings.redisPrefix, logger })
-        : (kept?.store ?? new MemorySessionStore());
-      container.register(SESSION_STORE_TOKEN, { useValue: this.store });
-    } else {
-      this.store = container.resolve(SESSION_STORE_TOKEN);
-    }
+        : (kept?.store ?? new MemorySessionStore()),
+    );
+    this.store = value;
+    this.ownsStore = owned;
     this.manager = new SessionManager({
       store: this.store,
       secret: settings.secret,

@@ -36,6 +36,8 @@ const surface = {
       "isConnectionFailure", "isUniqueViolation",
       // sessions
       "SessionStore", "SESSION_STORE_TOKEN", "MemorySessionStore", "Session", "SessionManager", "sessionCookieSecurity",
+      // idempotency keys
+      "IdempotencyStore", "IDEMPOTENCY_STORE_TOKEN",
       // the built-in authorization server
       "LOCAL_AUTHORIZATION_SERVER",
       // channels
@@ -164,6 +166,9 @@ test("the parts Herald wires itself stay out of the public surface", async () =>
     "RedisRateLimitStore",
     "MemoryRateLimitStore",
     "RATE_LIMIT_STORE_TOKEN",
+    "RedisIdempotencyStore",
+    "MemoryIdempotencyStore",
+    "IdempotentCalls",
     "signSessionId",
     "unsignSessionId",
   ];

@@ -53,6 +53,19 @@ describe("message:create", () => {
     expect(await database().getRepository(Message).count()).toBe(0);
   });
 
+  test("sent again with its idempotency key, a message is posted once and the retry gets the first answer", async () => {
+    const ada = await createUser("Ada");
+    const key = "6f1c5a52-9c55-4c2f-8a0e-3f0c1b2d4e5f";
+    const first = await testServer().runAction("message:create", { body: "Only once" }, ada.connection, { idempotencyKey: key });
+    const retry = await testServer().runAction("message:create", { body: "Only once" }, ada.connection, { idempotencyKey: key });
+    expect(retry.replayed).toBe(true);
+    expect(retry.answer).toEqual(first.answer);
+    expect(await database().getRepository(Message).count()).toBe(1);
+    const otherBody = await testServer().runAction("message:create", { body: "Another" }, ada.connection, { idempotencyKey: key });
+    expect(otherBody.status).toBe(422);
+    expect(await database().getRepository(Message).count()).toBe(1);
+  });
+
   test("an empty body is rejected", async () => {
     const ada = await createUser("Ada");
     const result = await run("message:create", { body: "   " }, ada.connection);

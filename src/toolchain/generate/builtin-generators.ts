@@ -13,7 +13,7 @@ import { renderSchematic } from "./templates";
  * Names of the framework's own initializers: an app initializer with one of them would clash
  * at boot. test/toolchain/generate.test.ts checks this list against the real ones.
  */
-export const BUILTIN_INITIALIZER_NAMES = ["web", "websocket", "sessions", "tasks", "task-workers", "openapi", "mcp", "channels", "rate-limit", "oauth", "cli-socket", "traces", "database-pool-metrics", "metrics-port", "database"];
+export const BUILTIN_INITIALIZER_NAMES = ["web", "websocket", "sessions", "tasks", "task-workers", "openapi", "mcp", "channels", "rate-limit", "idempotency", "oauth", "cli-socket", "traces", "database-pool-metrics", "metrics-port", "database"];
 
 function badOption(key: string, value: unknown, reason: string): never {
   throw new TypedError({

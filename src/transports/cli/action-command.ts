@@ -9,7 +9,7 @@ import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
 import { declareActionFlags } from "./action-flags";
 import { flagsFromInputs } from "./flags";
-import { paramsFromFlags } from "./action-arguments";
+import { idempotencyKeyFromFlags, paramsFromFlags } from "./action-arguments";
 import { terminalInput } from "./terminal-input";
 import type { CommandOutput } from "../../toolchain/command-output";
 
@@ -17,15 +17,18 @@ function printDocument(output: CommandOutput, document: object, pretty: boolean)
   output.write(`${JSON.stringify(document, null, pretty ? 2 : undefined)}\n`);
 }
 
-function printError(output: CommandOutput, body: ErrorBody, pretty: boolean): ExitCode {
+function printError(output: CommandOutput, body: ErrorBody & { replayed?: true }, pretty: boolean): ExitCode {
   printDocument(output, body, pretty);
   return ExitCode.error;
 }
 
-/** `{"response": …}` from the response's JSON text: as it is, or parsed to be indented. */
-function printResponse(output: CommandOutput, text: string, pretty: boolean): void {
-  if (pretty) printDocument(output, { response: JSON.parse(text) }, pretty);
-  else output.write(`{"response":${text}}\n`);
+/**
+ * `{"response": …}` from the response's JSON text: as it is, or parsed to be indented. An answer
+ * given again to a retry with its idempotency key says `"replayed": true` first.
+ */
+function printResponse(output: CommandOutput, text: string, pretty: boolean, replayed: boolean): void {
+  if (pretty) printDocument(output, replayed ? { replayed, response: JSON.parse(text) } : { response: JSON.parse(text) }, pretty);
+  else output.write(`{${replayed ? `"replayed":true,` : ""}"response":${text}}\n`);
 }
 
 /** A streaming action's values, one `{"chunk": …}` document each, as they are yielded; then `{"response": null}`. */
@@ -47,7 +50,7 @@ export async function printResult(output: CommandOutput, result: ActionResult, o
   const { answer } = result;
   switch (answer.kind) {
     case "error":
-      return printError(output, answer.body, pretty);
+      return printError(output, result.replayed ? { ...answer.body, replayed: true } : answer.body, pretty);
     case "stream":
       try {
         await printStream(output, answer.stream, pretty);
@@ -57,7 +60,7 @@ export async function printResult(output: CommandOutput, result: ActionResult, o
       }
       return ExitCode.success;
     case "json":
-      printResponse(output, answer.text, pretty);
+      printResponse(output, answer.text, pretty, result.replayed === true);
       return ExitCode.success;
     case "framed":
       // The command line frames nothing itself: every answer comes encoded.
@@ -78,6 +81,7 @@ export function registerActionCommand(
     (command) => declareActionFlags(command, flags, registered.name),
     async (argv) => {
       const params = paramsFromFlags(flags, argv);
+      const idempotencyKey = idempotencyKeyFromFlags(argv);
       const pretty = Boolean(process.stdout.isTTY);
       const requestId = uniqueId();
       let code: ExitCode = ExitCode.error;
@@ -92,7 +96,7 @@ export function registerActionCommand(
           callerInput: terminalInput(terminal, process.cwd()),
           ...(terminal ? {} : { cannotAsk: "over cli without a terminal" }),
         });
-        const result = await server.runAction(registered.name, params, connection);
+        const result = await server.runAction(registered.name, params, connection, idempotencyKey === undefined ? {} : { idempotencyKey });
         code = await printResult(output, result, { pretty });
       } finally {
         await server.stop().catch((error: unknown) => server.logger.error({ err: error }, "stop failed"));

@@ -5,7 +5,7 @@ import { TASK_OPERATIONS } from "../../core/ports/task-operations";
 import { requestIdFrom } from "../../core/request-id";
 import type { HeraldServer } from "../../core/server";
 import { operationOutcome } from "../../toolchain/cli-app";
-import { parseActionArguments } from "./action-arguments";
+import { type ActionArguments, parseActionArguments } from "./action-arguments";
 import { printResult } from "./action-command";
 import { commandLineRefusal } from "./command-line-refusal";
 import type { ForwardedActionCommand, ForwardedCall, ForwardedReply, ForwardedTasksCommand } from "./running-server";
@@ -28,15 +28,16 @@ async function runActionCommand(server: HeraldServer, call: ForwardedActionComma
   if (!registered || !allowsTransport(registered.action, CONNECTION_TYPE.cli)) {
     return refuseCommandLine(server, unknownCommandError(call.action), pretty, send);
   }
-  let params: Record<string, unknown>;
+  let parsed: ActionArguments;
   try {
-    params = await parseActionArguments(registered, call.args ?? []);
+    parsed = await parseActionArguments(registered, call.args ?? []);
   } catch (thrown) {
     return refuseCommandLine(server, thrown, pretty, send);
   }
   const requestId = requestIdFrom(call.requestId);
   const connection = new Connection({ type: CONNECTION_TYPE.cli, id: requestId, requestId, cannotAsk: "over cli run by the running server" });
-  const result = await server.runAction(registered.name, params, connection);
+  const { params, idempotencyKey } = parsed;
+  const result = await server.runAction(registered.name, params, connection, idempotencyKey === undefined ? {} : { idempotencyKey });
   return printResult({ write: (text) => send({ write: text }), exit: () => undefined }, result, { pretty });
 }
 

@@ -8,6 +8,7 @@ import { SessionManager } from "../../sessions/session-manager";
 import type { ActionCall } from "./action-router";
 import { BodyLimits, bodyReaderFor } from "./body";
 import { setCacheControl } from "./held-headers";
+import { idempotencyKeyOf, REPLAYED_HEADER } from "./idempotency-key";
 import { mergeParams } from "./params";
 import type { RequestOrigin } from "./request-origin";
 import type { RequestTracker } from "./request-tracker";
@@ -64,7 +65,14 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
     });
     const controller = tracker.controller(res);
     markActionCall(res);
-    const result = await server.dispatcher.run(entry.name, params, connection, { controller, frames: isWebResponse });
+    const idempotencyKey = idempotencyKeyOf(req);
+    const result = await server.dispatcher.run(
+      entry.name,
+      params,
+      connection,
+      idempotencyKey === undefined ? { controller, frames: isWebResponse } : { controller, frames: isWebResponse, idempotencyKey },
+    );
+    if (result.replayed && !res.headersSent) res.setHeader(REPLAYED_HEADER, "true");
     const cookie = sessions.cookieChange(session);
     if (cookie.kind !== "none" && !res.headersSent) appendCookie(res, cookie.header);
     const responseHeaders = responseHeadersIfSet(connection);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import cors, { CorsOptions } from "cors";
 import { releaseHeldHeaders } from "./held-headers";
+import { REPLAYED_HEADER } from "./idempotency-key";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 /** The `cors` middleware, on node:http's request and response: Express is not needed for it. */
@@ -17,7 +18,7 @@ export type ActionCors = (req: IncomingMessage, res: ServerResponse) => boolean;
 function grantsFor(allowedOrigins: readonly string[]): (origin: string | undefined) => CorsOptions | undefined {
   const named = new Set(allowedOrigins.filter((origin) => origin !== "*"));
   const anyOrigin = allowedOrigins.includes("*");
-  const shared: CorsOptions = { exposedHeaders: [REQUEST_ID_HEADER], maxAge: 600 };
+  const shared: CorsOptions = { exposedHeaders: [REQUEST_ID_HEADER, REPLAYED_HEADER], maxAge: 600 };
   return (origin) => {
     if (origin && named.has(origin)) return { ...shared, origin, credentials: true };
     if (anyOrigin) return { ...shared, origin: "*" };

@@ -20,14 +20,23 @@ export interface EnqueueOptions {
   backoff?: number | Backoff;
   /** De-duplicates: while a job with this id is known, enqueueing it again queues nothing. */
   jobId?: string;
+  /**
+   * One job per key for IDEMPOTENCY_TTL: enqueueing again with the key and the same action and
+   * params queues nothing and resolves with the first job's id; with another action or params it
+   * is refused (422). Keys are the app's own, shared by every process on its Redis.
+   */
+  idempotencyKey?: string;
 }
 
-export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs"> {
+export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs" | "idempotencyKey"> {
   /** Makes the fan-out idempotent: calling again with the same id queues no child twice. */
   id?: string;
 }
 
 type Params = Record<string, unknown>;
+
+/** How long an enqueue holds its idempotency key before a retry may take it over: far longer than queueing one job takes. */
+const ENQUEUE_HOLD_MS = 30_000;
 
 /**
  * Queues background tasks. Inject it into an action, an initializer or a service; the dispatcher
@@ -40,6 +49,24 @@ export class TaskService implements TaskOperations {
 
   /** Queues one run of a task action on its queue and returns the job id. */
   async enqueue(actionName: string, params: Params = {}, options: EnqueueOptions = {}): Promise<string> {
+    const { idempotencyKey, ...jobOptions } = options;
+    const idempotency = this.runtime.server.dispatcher.idempotency;
+    if (idempotencyKey === undefined || !idempotency) return this.enqueueOnce(actionName, params, jobOptions);
+    const claim = await idempotency.claimIn("tasks", actionName, idempotencyKey, params, ENQUEUE_HOLD_MS);
+    if (claim.kind === "refused") throw claim.error;
+    if (claim.kind === "replay") return claim.response as string;
+    let id: string;
+    try {
+      id = await this.enqueueOnce(actionName, params, jobOptions);
+    } catch (thrown) {
+      await claim.release().catch(() => undefined);
+      throw thrown;
+    }
+    await claim.settle({ actionName, status: 200, answer: { kind: "json", text: JSON.stringify(id) } });
+    return id;
+  }
+
+  private async enqueueOnce(actionName: string, params: Params, options: Omit<EnqueueOptions, "idempotencyKey">): Promise<string> {
     const registered = this.taskAction(actionName);
     await this.validate(registered, params);
     const { action } = registered;

@@ -5,7 +5,7 @@ import type { TraceCarrier } from "../../core/tracing";
 export type MessageId = string | number;
 
 export type ClientMessage =
-  | { messageType: "action"; messageId: MessageId; action: string; params: Record<string, unknown>; trace?: TraceCarrier }
+  | { messageType: "action"; messageId: MessageId; action: string; params: Record<string, unknown>; trace?: TraceCarrier; idempotencyKey?: string }
   | { messageType: "subscribe"; messageId: MessageId; channel: unknown }
   | { messageType: "unsubscribe"; messageId: MessageId; channel: unknown };
 
@@ -62,8 +62,12 @@ export function parseClientMessage(text: string): { message: ClientMessage } | R
     return reject(messageId, "action (the action's name) is required", ErrorType.CONNECTION_ACTION_PARAM_REQUIRED, "action");
   }
   if (!isRecord(params)) return reject(messageId, "params must be a JSON object", ErrorType.CONNECTION_ACTION_PARAM_FORMATTING, "params");
+  const { idempotencyKey } = parsed;
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== "string") {
+    return reject(messageId, "idempotencyKey must be a string", ErrorType.CONNECTION_ACTION_PARAM_FORMATTING, "idempotencyKey");
+  }
   const trace = traceOf(parsed);
-  return { message: { messageType, messageId, action, params, ...(trace ? { trace } : {}) } };
+  return { message: { messageType, messageId, action, params, ...(trace ? { trace } : {}), ...(idempotencyKey === undefined ? {} : { idempotencyKey }) } };
 }
 
 /** The W3C trace context an action message carries (`traceparent`, and `tracestate` with it), continued by the call's span. */

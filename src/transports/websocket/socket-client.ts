@@ -4,7 +4,7 @@ import { callIds } from "../../core/call-ids";
 import { continuedContext, isTracing } from "../../core/tracing";
 import type { Connection } from "../../core/connection";
 import type { Answer } from "../../core/action-result";
-import type { Dispatcher } from "../../core/dispatcher";
+import type { DispatchOptions, Dispatcher } from "../../core/dispatcher";
 import { clientGone } from "../../core/client-gone";
 import type { DispatchedStream } from "../../core/dispatched-stream";
 import type { ErrorBody } from "../../core/error-body";
@@ -215,9 +215,9 @@ export class SocketClient {
     if (message.messageType === "action") {
       // The caller's trace is continued only where a tracer provider records it.
       if (message.trace && isTracing()) {
-        return void context.with(continuedContext({ ...message.trace }), () => this.runAction(message.messageId, message.action, message.params));
+        return void context.with(continuedContext({ ...message.trace }), () => this.runAction(message.messageId, message.action, message.params, message.idempotencyKey));
       }
-      return void this.runAction(message.messageId, message.action, message.params);
+      return void this.runAction(message.messageId, message.action, message.params, message.idempotencyKey);
     }
     let channel: string;
     try {
@@ -260,19 +260,20 @@ export class SocketClient {
    * Runs one action and answers it. An async method rather than a promise chain: this is the path
    * of every message, and each `.then`/`.catch`/`.finally` would allocate a promise and a closure.
    */
-  private async runAction(messageId: MessageId, action: string, params: Record<string, unknown>): Promise<void> {
+  private async runAction(messageId: MessageId, action: string, params: Record<string, unknown>, idempotencyKey: string | undefined): Promise<void> {
     // The call's own controller goes to the dispatcher, which aborts it on timeout; the socket aborts it on close.
     const controller = new AbortController();
     this.inFlight.set(controller, messageId);
     try {
       const reload = this.reloadSession();
       if (reload) await reload;
-      const { answer } = await this.context.dispatcher.run(action, params, this.connection, { controller, logFields: { messageId } });
+      const options: DispatchOptions = idempotencyKey === undefined ? { controller, logFields: { messageId } } : { controller, logFields: { messageId }, idempotencyKey };
+      const { answer, replayed } = await this.context.dispatcher.run(action, params, this.connection, options);
       if (answer.kind === "stream") {
         // Read even when no one is left to send to: reading it to its end or return() ends the call.
         await this.stream(messageId, answer.stream, controller);
       } else if (this.inFlight.has(controller)) {
-        this.reply(messageId, answer);
+        this.reply(messageId, answer, replayed === true);
       }
     } catch (error) {
       this.context.logger.error({ err: error, action, ...this.ids, messageId }, "websocket: could not answer an action");
@@ -302,10 +303,12 @@ export class SocketClient {
     return session.reload().catch(() => undefined);
   }
 
-  private reply(messageId: MessageId, answer: Exclude<Answer, { kind: "stream" }>): void {
-    if (answer.kind === "error") return this.sendBody(messageId, answer.body);
+  /** The call's answer; one given again to a retry with its idempotency key says `"replayed": true`. */
+  private reply(messageId: MessageId, answer: Exclude<Answer, { kind: "stream" }>, replayed: boolean): void {
+    if (answer.kind === "error") return this.sendBody(messageId, replayed ? { ...answer.body, replayed } : answer.body);
     // Nothing is framed on a socket: every other answer is JSON text.
-    if (answer.kind === "json") this.send(`{"messageId":${JSON.stringify(messageId)},"response":${answer.text}}`);
+    const marker = replayed ? `"replayed":true,` : "";
+    if (answer.kind === "json") this.send(`{"messageId":${JSON.stringify(messageId)},${marker}"response":${answer.text}}`);
   }
 
   /**
@@ -344,7 +347,7 @@ export class SocketClient {
     this.sendBody(messageId, this.context.dispatcher.codec.errorBody(thrown));
   }
 
-  private sendBody(messageId: MessageId | undefined, body: ErrorBody): void {
+  private sendBody(messageId: MessageId | undefined, body: ErrorBody & { replayed?: boolean }): void {
     this.send(JSON.stringify(messageId === undefined ? body : { messageId, ...body }));
   }
 

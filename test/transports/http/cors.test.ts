@@ -34,12 +34,12 @@ test("by default no origin is allowed: no CORS headers, and a preflight gets onl
   });
 });
 
-test("a listed origin is allowed with credentials, and may read X-Request-Id", async () => {
+test("a listed origin is allowed with credentials, and may read X-Request-Id and Idempotent-Replayed", async () => {
   await withServer(`${TRUSTED}, https://admin.example.com`, async (url) => {
     const response = await fetch(`${url}/small`, { headers: { Origin: TRUSTED } });
     expect(response.headers.get("access-control-allow-origin")).toBe(TRUSTED);
     expect(response.headers.get("access-control-allow-credentials")).toBe("true");
-    expect(response.headers.get("access-control-expose-headers")).toBe("X-Request-Id");
+    expect(response.headers.get("access-control-expose-headers")).toBe("X-Request-Id,Idempotent-Replayed");
     expect(response.headers.get("vary")).toMatch(/Origin/);
 
     const answer = await preflight(url, TRUSTED);
