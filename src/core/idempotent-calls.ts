@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { ActionResult, Answer } from "./action-result";
 import type { Connection } from "./connection";
 import type { ErrorBody } from "./error-body";
-import { ErrorType, TypedError } from "./errors";
+import { ErrorStatusCodes, ErrorType, TypedError } from "./errors";
 import type { IdempotencyStore } from "./idempotency-store";
 import type { Logger } from "./logger";
 import { uniqueId } from "./unique-id";
@@ -83,9 +83,15 @@ function keyReused(): TypedError {
   });
 }
 
-/** An answer the store can give again: JSON or an error below 500. A stream, a framed value or a server error is not kept. */
+/**
+ * Answers of calls that did not finish, which a retry should make again rather than be told again:
+ * refused for their rate (429), or left by their caller (499).
+ */
+const UNFINISHED = new Set([ErrorStatusCodes[ErrorType.CONNECTION_RATE_LIMITED], ErrorStatusCodes[ErrorType.CONNECTION_CLIENT_GONE]]);
+
+/** An answer the store can give again: JSON or an error below 500. A stream, a framed value, a server error or an unfinished call is not kept. */
 function storedAnswer(result: Pick<ActionResult, "status" | "answer">, fingerprint: string): KeyRecord | undefined {
-  if (result.status >= 500) return undefined;
+  if (result.status >= 500 || UNFINISHED.has(result.status)) return undefined;
   const { answer } = result;
   if (answer.kind === "json") return { state: "done", fingerprint, status: result.status, json: answer.text };
   if (answer.kind === "error") return { state: "done", fingerprint, status: result.status, error: answer.body };

@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { IDEMPOTENCY_STORE_TOKEN, type HeraldServer } from "herald";
@@ -126,6 +127,33 @@ describe.each(DRIVERS)("idempotency keys, %s store", (driver, env) => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
     expect(await retry.json()).toEqual({ attempt: 2 });
+  });
+
+  test("a call refused for its rate is not kept: the retry runs", async () => {
+    const key = newKey();
+    const label = newKey();
+    expect((await post("/orders/limited", { label }, { "idempotency-key": key })).status).toBe(429);
+    const retry = await post("/orders/limited", { label }, { "idempotency-key": key });
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toEqual({ attempt: 2 });
+  });
+
+  test("a call whose caller left is not kept: the retry runs", async () => {
+    const key = newKey();
+    // A connection of its own, closed while the call runs: the server sees its caller leave.
+    const first = request(`${url}/orders`, { method: "POST", agent: false, headers: { "content-type": "application/json", "idempotency-key": key } });
+    const closed = new Promise((resolve) => first.once("error", resolve).once("close", resolve));
+    first.end(JSON.stringify({ item: "soup", hold: true }));
+    await waitFor(async () => ((await (await fetch(`${url}/runs`)).json()) as { held: number }).held === 1);
+    first.destroy();
+    await closed;
+    await post("/gate", {});
+    // Once the abandoned call has ended (409 until then), its key is free: a kept 499 would answer
+    // these other params 422, and the same params with a replayed 499.
+    let retry: Response | undefined;
+    await waitFor(async () => (retry = await post("/orders", { item: "soup", hold: false }, { "idempotency-key": key })).status !== 409);
+    expect(retry!.status).toBe(200);
+    expect(retry!.headers.get("idempotent-replayed")).toBeNull();
   });
 
   test("a key that is not 1 to 255 visible ASCII characters is refused with 400", async () => {
