@@ -23,7 +23,7 @@ const REVISIONS: [revision: string, timeoutMs: number][] = [
 function startServer(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, [join(ROOT, "dist/cli-entry.js"), "start"], {
     cwd: APP,
-    env: { ...process.env, NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", LOG_LEVEL: "info", REDIS_URL: "", DATABASE_URL: "" },
+    env: { ...process.env, NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", LOG_LEVEL: "info", REDIS_URL: "", DATABASE_URL: "", TASKS_RETRIES: "0" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

@@ -54,6 +54,13 @@ export interface McpActionConfig {
    * too few scopes 403 `insufficient_scope` (docs/mcp.md, OAuth).
    */
   scopes?: string[];
+  /**
+   * For an action with `task`, how its tool answers a client that declared MCP's tasks extension:
+   * `"optional"` (the default) and `"required"` queue the call as a job and answer with a task;
+   * `"required"` also refuses a client without the extension (-32021); `"forbidden"` always runs
+   * the call at once (docs/mcp.md, Tasks).
+   */
+  taskSupport?: "optional" | "required" | "forbidden";
   /** An MCP App: a `ui://` resource linked from the tool's metadata. */
   app?: { uri: string; html: string | (() => string | Promise<string>) };
   title?: string;

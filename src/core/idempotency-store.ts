@@ -2,7 +2,7 @@ import { tokenFor } from "./token-for";
 
 /**
  * Where the calls made with an idempotency key are recorded: the first call's claim while it runs,
- * then its answer for replay. Redis when REDIS_URL is set (every process on it sees one record per
+ * then its answer for replay (and MCP's task cancellations, which need the same reach). Redis when REDIS_URL is set (every process on it sees one record per
  * key), else in process. Values are opaque text; inject it by type, or register your own with
  * IDEMPOTENCY_STORE_TOKEN before the server boots.
  */
@@ -14,6 +14,8 @@ export abstract class IdempotencyStore {
   abstract claim(key: string, value: string, holdMs: number): Promise<string | undefined>;
   /** Replaces `key`'s value with `value`, kept `keepMs`, if it still holds `claimed`. */
   abstract settle(key: string, claimed: string, value: string, keepMs: number): Promise<void>;
+  /** What `key` holds, if anything. */
+  abstract read(key: string): Promise<string | undefined>;
   /** Forgets `key` if it still holds `claimed`. */
   abstract release(key: string, claimed: string): Promise<void>;
   abstract close(): Promise<void>;

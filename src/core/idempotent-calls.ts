@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ActionResult, Answer } from "./action-result";
+import { callerScope } from "./caller-scope";
 import type { Connection } from "./connection";
 import type { ErrorBody } from "./error-body";
 import { ErrorStatusCodes, ErrorType, TypedError } from "./errors";
@@ -45,17 +46,6 @@ function canonicalText(value: unknown): string {
 
 function digest(text: string): string {
   return createHash("sha256").update(text).digest("base64url");
-}
-
-/**
- * Who a key belongs to: the session, else the access token's client and user, else the address.
- * Two callers' keys never meet, so a guessed key replays nothing of another's.
- */
-function callerScope(connection: Connection): string {
-  const sessionId = connection.session?.id;
-  if (sessionId) return `session:${sessionId}`;
-  if (connection.auth) return `token:${connection.auth.clientId}:${connection.auth.subject ?? ""}`;
-  return `address:${connection.remoteAddress ?? connection.type}`;
 }
 
 function invalidKey(key: string): TypedError {

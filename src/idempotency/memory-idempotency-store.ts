@@ -29,6 +29,10 @@ export class MemoryIdempotencyStore extends IdempotencyStore {
     if (this.live(key)?.value === claimed) this.records.set(key, { value, expiresAt: Date.now() + keepMs });
   }
 
+  async read(key: string): Promise<string | undefined> {
+    return this.live(key)?.value;
+  }
+
   async release(key: string, claimed: string): Promise<void> {
     if (this.live(key)?.value === claimed) this.records.delete(key);
   }

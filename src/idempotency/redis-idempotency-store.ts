@@ -73,6 +73,11 @@ export class RedisIdempotencyStore extends IdempotencyStore {
     await this.connection.command((client) => client.heraldIdempotencySettle(this.prefix + key, claimed, value, Math.max(1, Math.ceil(keepMs))));
   }
 
+  async read(key: string): Promise<string | undefined> {
+    await this.connection.opened();
+    return (await this.connection.command((client) => client.get(this.prefix + key))) ?? undefined;
+  }
+
   async release(key: string, claimed: string): Promise<void> {
     await this.connection.opened();
     await this.connection.command((client) => client.heraldIdempotencyRelease(this.prefix + key, claimed));

@@ -40,6 +40,13 @@ describe.each<[string, () => IdempotencyStore]>([
     expect(claims.filter((held) => held === undefined)).toHaveLength(1);
   });
 
+  test("reads what a key holds, and nothing for a key never claimed", async () => {
+    const key = newKey();
+    await expect(store.read(key)).resolves.toBeUndefined();
+    await store.claim(key, "mine", TTL);
+    await expect(store.read(key)).resolves.toBe("mine");
+  });
+
   test("only the holder of the claim settles it", async () => {
     const key = newKey();
     await store.claim(key, "mine", TTL);

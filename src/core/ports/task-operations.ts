@@ -1,4 +1,16 @@
+import type { ErrorBody } from "../error-body";
 import { tokenFor } from "../token-for";
+
+/** A job as another transport shows it (MCP's tasks): where it stands, and its outcome once it has one. */
+export interface JobOutcome {
+  /** The action the job runs. */
+  action: string;
+  status: "waiting" | "delayed" | "active" | "succeeded" | "failed";
+  /** What `run` returned, for a succeeded job. */
+  result?: unknown;
+  /** The error body of the last failed attempt. */
+  error?: ErrorBody["error"];
+}
 
 /**
  * What operators do to queues (the `herald tasks` commands), as a core token so that the CLI
@@ -12,6 +24,15 @@ export abstract class TaskOperations {
   abstract queues(): string[] | Promise<string[]>;
   /** Each task that runs by itself: its action, queue, `every` (ms) or `cron` (and `timezone`), and `nextRun` (ISO time). */
   abstract schedules(): Record<string, unknown>[];
+  /** The job as it stands; undefined once it is gone (removed, or its outcome expired). */
+  abstract getJob(queue: string, jobId: string): Promise<JobOutcome | undefined>;
+  /**
+   * Stops a job: a waiting or delayed one is removed, one running in this process has its signal
+   * aborted with `reason`. False when it was neither (done, or running in another process).
+   */
+  abstract cancel(queue: string, jobId: string, reason: unknown): Promise<boolean>;
+  /** How long a job's outcome is kept after it ends (TASKS_RESULT_TTL), in milliseconds. */
+  abstract readonly resultTtlMs: number;
 }
 
 export const TASK_OPERATIONS = tokenFor(TaskOperations);

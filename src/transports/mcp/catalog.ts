@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ActionOutputs } from "../../core/action";
 import { allowsTransport } from "../../core/action-transports";
 import { CONNECTION_TYPE, MCP_RESPONSE_FORMAT } from "../../core/constants";
+import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
 import { inputJsonSchema, outputJsonSchema } from "../../contract/json-schema";
@@ -17,8 +18,11 @@ export interface ToolEntry {
     inputSchema: { type: "object"; [key: string]: unknown };
     outputSchema?: ObjectSchema;
     _meta?: Record<string, unknown>;
+    execution?: { taskSupport: "optional" | "required" };
   };
   format: `${MCP_RESPONSE_FORMAT}`;
+  /** Whether a call may be answered with a task (MCP's tasks extension): the action has `task`, and its `mcp.taskSupport` allows it. */
+  taskSupport?: "optional" | "required";
   /**
    * With `outputs`: whether `structuredContent` is `{ result: value }` (true) or the value itself,
    * as `outputSchema` says. Without: decided by each value (results.ts).
@@ -82,6 +86,20 @@ function toolOutput(outputs: ActionOutputs, streaming: boolean): { outputSchema:
 }
 
 /** What an action set looks like to MCP clients: tools, resources, templates, prompts, apps. */
+/** How a tool takes tasks: only an action with `task` may, as its `mcp.taskSupport` says. */
+function taskSupportOf(registered: RegisteredAction): "optional" | "required" | undefined {
+  const { action } = registered;
+  const asked = action.mcp?.taskSupport;
+  if (!action.task) {
+    if (asked === undefined || asked === "forbidden") return undefined;
+    throw new TypedError({
+      message: `Action "${registered.name}" sets mcp.taskSupport to "${asked}" without "task": a task is its job, and it has no queue; add task: { queue }`,
+      type: ErrorType.SERVER_INITIALIZATION,
+    });
+  }
+  return asked === "forbidden" ? undefined : (asked ?? "optional");
+}
+
 export class McpCatalog {
   readonly tools = new Map<string, ToolEntry>();
   readonly resources: ResourceEntry[] = [];
@@ -100,10 +118,12 @@ export class McpCatalog {
       if (app) this.apps.set(app.uri, { uri: app.uri, name: `${registered.name} app`, html: app.html });
       const inputSchema = action.inputs ? inputJsonSchema(action.inputs) : { type: "object", properties: {} };
       const output = action.outputs && toolOutput(action.outputs, isStreamingAction(action));
+      const taskSupport = taskSupportOf(registered);
       this.tools.set(name, {
         registered,
         format: action.mcp?.responseFormat ?? MCP_RESPONSE_FORMAT.JSON,
         ...(output ? { wrapsResult: output.wrapsResult } : {}),
+        ...(taskSupport ? { taskSupport } : {}),
         definition: {
           name,
           ...(action.mcp?.title ? { title: action.mcp.title } : {}),
@@ -111,6 +131,7 @@ export class McpCatalog {
           inputSchema: { ...inputSchema, type: "object" } as ToolEntry["definition"]["inputSchema"],
           ...(output ? { outputSchema: output.outputSchema } : {}),
           ...(app ? { _meta: { ui: { resourceUri: app.uri }, "ui/resourceUri": app.uri } } : {}),
+          ...(taskSupport ? { execution: { taskSupport } } : {}),
         },
       });
     }

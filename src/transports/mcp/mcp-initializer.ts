@@ -10,6 +10,9 @@ import { LOCAL_AUTHORIZATION_SERVER, METADATA_CACHE_CONTROL } from "../../core/p
 import { localOAuthSettings, readMcpSettings, type McpSettings } from "./settings";
 import type { McpResourceServer } from "./oauth/resource-server";
 import type { StreamableHttpEndpoint } from "./streamable-http";
+import type { McpTasks } from "./tasks";
+import { IDEMPOTENCY_STORE_TOKEN } from "../../core/idempotency-store";
+import { TASK_OPERATIONS } from "../../core/ports/task-operations";
 
 const PROTECTED_RESOURCE_METADATA = "/.well-known/oauth-protected-resource";
 
@@ -97,9 +100,10 @@ export class McpInitializer implements Initializer {
     const { StreamableHttpEndpoint } = require("./streamable-http") as typeof import("./streamable-http");
     const { McpAsking } = require("./asking") as typeof import("./asking");
     const asking = McpAsking.forHttp(settings.requestStateKey, this.herald.config.production);
+    const tasks = this.tasksFor(catalog, settings);
     const { container } = this.herald;
     this.endpoint = new StreamableHttpEndpoint(
-      () => buildMcpServer(this.herald, catalog, asking),
+      () => buildMcpServer(this.herald, catalog, asking, tasks),
       catalog,
       settings,
       this.herald,
@@ -110,6 +114,15 @@ export class McpInitializer implements Initializer {
       this.resourceServerFor(catalog, settings),
     );
     return this.endpoint;
+  }
+
+  /** MCP's tasks extension, where a tool may answer with a task and this process can queue its job. */
+  private tasksFor(catalog: McpCatalog, settings: McpSettings): McpTasks | undefined {
+    const { container } = this.herald;
+    const taskTools = [...catalog.tools.values()].some((entry) => entry.taskSupport);
+    if (!taskTools || !container.isRegistered(TASK_OPERATIONS, true) || !container.isRegistered(IDEMPOTENCY_STORE_TOKEN, true)) return undefined;
+    const { McpTasks } = require("./tasks") as typeof import("./tasks");
+    return new McpTasks(container.resolve(TASK_OPERATIONS), container.resolve(IDEMPOTENCY_STORE_TOKEN), settings.requestStateKey);
   }
 
   async stop(): Promise<void> {

@@ -1,7 +1,6 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
-  Server,
   type CallToolResult,
   type GetPromptResult,
   type InputRequiredResult,
@@ -23,6 +22,9 @@ import { completionsFor } from "./completions";
 import { requestCaller } from "./request-caller";
 import { withinMcpSpan } from "./request-span";
 import { isMcpContent, isPromptBody, isResourceBody, promptResult, resourceResult, toolResult } from "./results";
+import { TaskAwareServer } from "./task-aware-server";
+import { declaresTasks, McpTasks, TASKS_EXTENSION, tasksCapabilityRequired } from "./tasks";
+import { z } from "zod";
 
 /** The refusals a sign-in cures. */
 const NOT_SIGNED_IN = new Set<ErrorType>([ErrorType.CONNECTION_NOT_AUTHENTICATED, ErrorType.CONNECTION_SESSION_NOT_FOUND]);
@@ -108,6 +110,37 @@ async function runFor<T>(
   }
 }
 
+const TaskParams = z.object({ taskId: z.string() }).passthrough();
+
+/** `tasks/get`, `tasks/cancel` and `tasks/update`, for a client that declared the tasks extension. */
+function serveTasks(mcp: TaskAwareServer, catalog: McpCatalog, tasks: McpTasks): void {
+  const toolOf = (actionName: string) => [...catalog.tools.values()].find((entry) => entry.registered.name === actionName);
+  const declared = (ctx: ServerContext, method: string) => {
+    if (!declaresTasks(ctx, mcp.getClientCapabilities())) throw tasksCapabilityRequired(method);
+  };
+  mcp.setRequestHandler("tasks/get", { params: TaskParams }, (params, ctx) =>
+    withinMcpSpan(ctx, {}, async () => {
+      declared(ctx, "tasks/get");
+      return tasks.get(params.taskId, connectionFor(ctx), toolOf);
+    }),
+  );
+  mcp.setRequestHandler("tasks/cancel", { params: TaskParams }, (params, ctx) =>
+    withinMcpSpan(ctx, {}, async () => {
+      declared(ctx, "tasks/cancel");
+      await tasks.cancel(params.taskId, connectionFor(ctx));
+      return {};
+    }),
+  );
+  mcp.setRequestHandler("tasks/update", { params: TaskParams }, (params, ctx) =>
+    withinMcpSpan(ctx, {}, async () => {
+      declared(ctx, "tasks/update");
+      // No Herald task waits for input (yet): an update has nothing to deliver to.
+      await tasks.get(params.taskId, connectionFor(ctx), toolOf);
+      throw invalidParams("The task is not waiting for input", { taskId: params.taskId });
+    }),
+  );
+}
+
 function invalidParams(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message, data);
 }
@@ -116,8 +149,8 @@ function invalidParams(message: string, data?: unknown): ProtocolError {
  * An MCP server (the SDK's low-level one) whose every call goes through Herald's dispatcher. The
  * SDK builds one per HTTP request and one per stdio connection, for either protocol generation.
  */
-export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking: McpAsking): Server {
-  const mcp = new Server(
+export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking: McpAsking, tasks?: McpTasks): TaskAwareServer {
+  const mcp = new TaskAwareServer(
     { name: herald.config.name, version: herald.app ? appVersion(herald.app.root) : "0.0.0" },
     {
       capabilities: {
@@ -127,6 +160,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
         prompts: {},
         completions: {},
         logging: {},
+        ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
       },
       ...asking.serverOptions(),
     },
@@ -141,6 +175,11 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
   mcp.setRequestHandler("tools/call", (request, ctx) => withinMcpSpan(ctx, { tool: request.params.name }, async () => {
     const entry = catalog.tools.get(request.params.name);
     if (!entry) throw invalidParams(`Unknown tool "${request.params.name}"`);
+    if (entry.taskSupport && tasks) {
+      // A task is no CallToolResult: TaskAwareServer carries it past the SDK's result check.
+      if (declaresTasks(ctx, mcp.getClientCapabilities())) return (await tasks.create(entry, request.params.arguments, connectionFor(ctx))) as CallToolResult;
+      if (entry.taskSupport === "required") throw tasksCapabilityRequired(`The tool "${request.params.name}"`);
+    }
     const connection = connectionFor(ctx, asking.connectionInput(ctx, entry.registered.name));
     const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection, frames: isMcpContent };
     return runFor<CallToolResult | InputRequiredResult>(herald, call, (result) => {
@@ -228,6 +267,8 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
       return asking.inputRequired(result, ctx) ?? promptResult(result.answer, entry.registered.action.description);
     });
   }));
+
+  if (tasks) serveTasks(mcp, catalog, tasks);
 
   mcp.setRequestHandler("completion/complete", async (request) => ({ completion: completionsFor(catalog, request.params) }));
 

@@ -27,7 +27,8 @@ export interface BeeQueueDriverOptions {
 
 interface Worker {
   queue: BeeQueue<JobPayload>;
-  running: Set<AbortController>;
+  /** The controller of each job in hand, by id. */
+  running: Map<string, AbortController>;
   stopping: boolean;
 }
 
@@ -118,7 +119,7 @@ export class BeeQueueDriver implements QueueDriver {
 
   async process(queue: string, concurrency: number, handler: JobHandler): Promise<void> {
     if (this.workers.has(queue)) throw new Error(`Queue "${queue}" already has a worker in this process`);
-    const worker: Worker = { queue: this.createQueue(queue, true), running: new Set(), stopping: false };
+    const worker: Worker = { queue: this.createQueue(queue, true), running: new Map(), stopping: false };
     this.workers.set(queue, worker);
     await worker.queue.ready();
     worker.queue.process(concurrency, (job: BeeQueue.Job<JobPayload>) => this.runJob(worker, queue, job, handler));
@@ -176,6 +177,12 @@ export class BeeQueueDriver implements QueueDriver {
     return this.backend(() => this.records.retryFailed(queue, id));
   }
 
+  abort(queue: string, id: string, reason: unknown): boolean {
+    const controller = this.workers.get(queue)?.running.get(id);
+    controller?.abort(reason);
+    return controller !== undefined;
+  }
+
   remove(queue: string, id: string): Promise<void> {
     return this.backend(async () => {
       await (await this.readyProducer(queue)).removeJob(id);
@@ -205,7 +212,7 @@ export class BeeQueueDriver implements QueueDriver {
     // stall check of a live worker hands it out again.
     let cutOff = 0;
     for (const worker of workers) {
-      for (const controller of worker.running) {
+      for (const controller of worker.running.values()) {
         controller.abort(new CutOff("worker stopped"));
         cutOff += 1;
       }
@@ -297,7 +304,7 @@ export class BeeQueueDriver implements QueueDriver {
 
   private async runJob(worker: Worker, queue: string, job: BeeQueue.Job<JobPayload>, handler: JobHandler): Promise<null> {
     const controller = new AbortController();
-    worker.running.add(controller);
+    worker.running.set(job.id, controller);
     const attempts = ((job.options.stacktraces as unknown[] | undefined)?.length ?? 0) + 1;
     const payload = job.data;
     try {
@@ -317,7 +324,7 @@ export class BeeQueueDriver implements QueueDriver {
       this.saveAttempt(worker, queue, job.id, { payload, status: "succeeded", attempts, result });
       return null;
     } finally {
-      worker.running.delete(controller);
+      if (worker.running.get(job.id) === controller) worker.running.delete(job.id);
     }
   }
 }

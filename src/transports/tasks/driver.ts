@@ -118,6 +118,8 @@ export interface QueueDriver {
   /** Puts a failed job back to waiting; false when no failed job has that id. */
   retry(queue: string, id: string): Promise<boolean>;
   remove(queue: string, id: string): Promise<void>;
+  /** Aborts the signal of a job this process runs, with `reason`; false when it runs none of that id. */
+  abort(queue: string, id: string, reason: unknown): boolean;
   /** Records a fan-out; false when one with that id already exists. */
   createFanOut(record: FanOutRecord): Promise<boolean>;
   fanOut(id: string): Promise<FanOutProgress | undefined>;

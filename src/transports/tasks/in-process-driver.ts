@@ -114,6 +114,12 @@ export class InProcessDriver implements QueueDriver {
     return true;
   }
 
+  abort(queue: string, id: string, reason: unknown): boolean {
+    const run = this.workers.get(queue)?.running.get(id);
+    run?.controller.abort(reason);
+    return run !== undefined;
+  }
+
   async remove(queue: string, id: string): Promise<void> {
     const job = this.jobsOf(queue).get(id);
     if (!job) return;

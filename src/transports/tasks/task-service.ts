@@ -168,6 +168,19 @@ export class TaskService implements TaskOperations {
     await (await this.appQueue()).remove(queue, jobId);
   }
 
+  async cancel(queue: string, jobId: string, reason: unknown): Promise<boolean> {
+    const driver = await this.appQueue();
+    if (driver.abort(queue, jobId, reason)) return true;
+    const job = await driver.getJob(queue, jobId);
+    if (job?.status !== "waiting" && job?.status !== "delayed") return false;
+    await driver.remove(queue, jobId);
+    return true;
+  }
+
+  get resultTtlMs(): number {
+    return this.runtime.settings.resultTtlMs;
+  }
+
   /** Refuses params a worker's call of `registered` would refuse: bounded and validated by the dispatcher. */
   private async validate(registered: RegisteredAction, params: Params): Promise<void> {
     await this.runtime.server.dispatcher.validate(registered, params);

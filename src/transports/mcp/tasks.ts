@@ -1,0 +1,170 @@
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import type { ActionResult } from "../../core/action-result";
+import { MCP_RESPONSE_FORMAT } from "../../core/constants";
+import { callerScope } from "../../core/caller-scope";
+import { clientGone, isClientGone } from "../../core/client-gone";
+import type { Connection } from "../../core/connection";
+import type { ErrorBody } from "../../core/error-body";
+import { ErrorType, isTypedError, TypedError } from "../../core/errors";
+import type { IdempotencyStore } from "../../core/idempotency-store";
+import type { JobOutcome, TaskOperations } from "../../core/ports/task-operations";
+import type { ToolEntry } from "./catalog";
+import { TaskIds } from "./task-ids";
+import { toolResult, type ToolCallContext } from "./results";
+
+/** The extension's identifier (SEP-2663), under `capabilities.extensions` on both sides. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** How often a client is asked to poll `tasks/get`. */
+const POLL_INTERVAL_MS = 500;
+
+type TaskStatus = "working" | "completed" | "failed" | "cancelled";
+
+/** The envelope a task's results share: CreateTaskResult's fields, and DetailedTask's base. */
+interface TaskFields {
+  taskId: string;
+  status: TaskStatus;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+}
+
+/** Whether the request (or, for a 2025-era session, its handshake) declared the tasks extension. */
+export function declaresTasks(ctx: ServerContext, sessionCapabilities: { extensions?: Record<string, unknown> } | undefined): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return declared?.extensions?.[TASKS_EXTENSION] !== undefined || sessionCapabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+/** -32021: what the request needs the client to declare. */
+export function tasksCapabilityRequired(what: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, `${what} needs the ${TASKS_EXTENSION} extension, which the request did not declare`, {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  });
+}
+
+function unknownTask(taskId: unknown): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown task", { taskId });
+}
+
+/** A job's error as the tool's answer: a refusal of the tool's own is a completed call that reports an error. */
+function errorResultOf(error: ErrorBody["error"]): ActionResult {
+  const typed = new TypedError({ message: error.message, type: error.type as ErrorType, ...(error.key ? { key: error.key } : {}) });
+  return { actionName: "", status: typed.status, durationMs: 0, error: typed, answer: { kind: "error", error: typed, body: { error } } };
+}
+
+/**
+ * MCP's tasks extension (SEP-2663) over Herald's jobs: a tool whose action has `task`, called by a
+ * client that declared the extension, is queued as a job and answered with a task; `tasks/get`
+ * reads the job, `tasks/cancel` stops it. Task ids are signed references to the job and its
+ * caller, so any process on the app's Redis answers for a task another made; a cancellation is
+ * kept in the idempotency store, for the same reach. docs/mcp.md, "Tasks".
+ */
+export class McpTasks {
+  private readonly ids: TaskIds;
+
+  constructor(
+    private readonly jobs: TaskOperations,
+    private readonly marks: IdempotencyStore,
+    signingKey: string | undefined,
+  ) {
+    this.ids = new TaskIds(signingKey);
+  }
+
+  /** Queues the tool's call as a job and answers with the task; a call its action refuses at once is answered as a tool result. */
+  async create(entry: ToolEntry, params: unknown, connection: Connection): Promise<Record<string, unknown> | CallToolResult> {
+    const { registered } = entry;
+    let jobId: string;
+    try {
+      jobId = await this.jobs.enqueue(registered.name, (params ?? {}) as Record<string, unknown>);
+    } catch (thrown) {
+      if (!isTypedError(thrown) || thrown.status >= 500) throw thrown;
+      return toolResult(errorResultOf({ message: thrown.message, type: thrown.type, ...(thrown.key ? { key: thrown.key } : {}), timestamp: new Date().toISOString() }), {
+        format: entry.format,
+        signal: AbortSignal.abort(),
+      });
+    }
+    const createdAt = Date.now();
+    const taskId = this.ids.mint({ queue: registered.action.task!.queue, jobId, owner: callerScope(connection), createdAt });
+    return { resultType: "task", ...this.fields(taskId, "working", createdAt) };
+  }
+
+  /** `tasks/get`: the task as it stands, with the tool's result once completed, or the error once failed. */
+  async get(taskId: unknown, connection: Connection, entryOf: (actionName: string) => ToolEntry | undefined): Promise<Record<string, unknown>> {
+    const reference = this.referenceOf(taskId, connection);
+    const job = await this.jobs.getJob(reference.queue, reference.jobId);
+    const cancelled = await this.isCancelled(taskId as string);
+    const status = cancelled ? "cancelled" : statusOf(job);
+    const fields = this.fields(taskId as string, status, reference.createdAt);
+    if (status === "completed") {
+      const result = await this.toolResultOf(job!, entryOf(job!.action));
+      return { ...fields, result };
+    }
+    if (status === "failed") {
+      const error = job?.error;
+      return { ...fields, error: { code: ProtocolErrorCode.InternalError, message: error?.message ?? "The task's job is gone", ...(error ? { data: { type: error.type } } : {}) } };
+    }
+    return { ...fields };
+  }
+
+  /** `tasks/cancel`: marks the task cancelled and stops its job; a task already ended stays as it ended. */
+  async cancel(taskId: unknown, connection: Connection): Promise<void> {
+    const reference = this.referenceOf(taskId, connection);
+    const job = await this.jobs.getJob(reference.queue, reference.jobId);
+    if (job && statusOf(job) !== "working") return;
+    await this.marks.claim(this.markKey(taskId as string), "cancelled", this.jobs.resultTtlMs);
+    await this.jobs.cancel(reference.queue, reference.jobId, clientGone("The task was cancelled"));
+  }
+
+  private referenceOf(taskId: unknown, connection: Connection) {
+    const reference = typeof taskId === "string" ? this.ids.read(taskId) : undefined;
+    // Another caller's task is unknown to this one, as a task id never minted is.
+    if (!reference || reference.owner !== callerScope(connection)) throw unknownTask(taskId);
+    return reference;
+  }
+
+  private async isCancelled(taskId: string): Promise<boolean> {
+    return (await this.marks.read(this.markKey(taskId))) === "cancelled";
+  }
+
+  private markKey(taskId: string): string {
+    return `mcp-task-cancelled:${taskId}`;
+  }
+
+  private fields(taskId: string, status: TaskStatus, createdAt: number): TaskFields {
+    return {
+      taskId,
+      status,
+      createdAt: new Date(createdAt).toISOString(),
+      lastUpdatedAt: new Date(status === "working" ? createdAt : Date.now()).toISOString(),
+      ttlMs: this.jobs.resultTtlMs,
+      pollIntervalMs: POLL_INTERVAL_MS,
+    };
+  }
+
+  private async toolResultOf(job: JobOutcome, entry: ToolEntry | undefined): Promise<CallToolResult> {
+    const context: ToolCallContext = {
+      format: entry?.format ?? MCP_RESPONSE_FORMAT.JSON,
+      ...(entry?.wrapsResult !== undefined ? { wrapsResult: entry.wrapsResult } : {}),
+      signal: AbortSignal.abort(),
+    };
+    if (job.error) return toolResult(errorResultOf(job.error), context);
+    const text = JSON.stringify(job.result ?? null);
+    return toolResult({ actionName: "", status: 200, durationMs: 0, response: job.result, answer: { kind: "json", text } }, context);
+  }
+}
+
+/**
+ * A job's state as a task's: queued or running is working; a success, or a refusal of the
+ * action's own (a 4xx: the tool ran and reported an error), is completed; a server error is
+ * failed; a job stopped by `tasks/cancel` is cancelled; a job gone (its outcome expired) failed.
+ */
+function statusOf(job: JobOutcome | undefined): TaskStatus {
+  if (!job) return "failed";
+  if (job.status === "succeeded") return "completed";
+  if (job.status !== "failed") return "working";
+  const error = job.error!;
+  if (isClientGone(new TypedError({ message: error.message, type: error.type as ErrorType }))) return "cancelled";
+  return new TypedError({ message: error.message, type: error.type as ErrorType }).status >= 500 ? "failed" : "completed";
+}
