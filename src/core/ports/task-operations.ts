@@ -27,10 +27,11 @@ export abstract class TaskOperations {
   /** The job as it stands; undefined once it is gone (removed, or its outcome expired). */
   abstract getJob(queue: string, jobId: string): Promise<JobOutcome | undefined>;
   /**
-   * Stops a job: a waiting or delayed one is removed, one running in this process has its signal
-   * aborted with `reason`. False when it was neither (done, or running in another process).
+   * Stops a job: a waiting or delayed one is removed; a running one has its signal aborted, in
+   * whichever process runs it, as a call whose caller left (CONNECTION_CLIENT_GONE, `message`), so
+   * it fails without a retry. False for a job that has ended, or is unknown.
    */
-  abstract cancel(queue: string, jobId: string, reason: unknown): Promise<boolean>;
+  abstract cancel(queue: string, jobId: string, message: string): Promise<boolean>;
   /** How long a job's outcome is kept after it ends (TASKS_RESULT_TTL), in milliseconds. */
   abstract readonly resultTtlMs: number;
 }

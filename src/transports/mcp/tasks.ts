@@ -2,7 +2,7 @@ import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, type Ca
 import type { ActionResult } from "../../core/action-result";
 import { MCP_RESPONSE_FORMAT } from "../../core/constants";
 import { callerScope } from "../../core/caller-scope";
-import { clientGone, isClientGone } from "../../core/client-gone";
+import { isClientGone } from "../../core/client-gone";
 import type { Connection } from "../../core/connection";
 import type { ErrorBody } from "../../core/error-body";
 import { ErrorType, isTypedError, TypedError } from "../../core/errors";
@@ -114,7 +114,7 @@ export class McpTasks {
     const job = await this.jobs.getJob(reference.queue, reference.jobId);
     if (job && statusOf(job) !== "working") return;
     await this.marks.claim(this.markKey(taskId as string), "cancelled", this.jobs.resultTtlMs);
-    await this.jobs.cancel(reference.queue, reference.jobId, clientGone("The task was cancelled"));
+    await this.jobs.cancel(reference.queue, reference.jobId, "The task was cancelled");
   }
 
   private referenceOf(taskId: unknown, connection: Connection) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import BeeQueue from "bee-queue";
 import type { Redis } from "ioredis";
+import { clientGone } from "../../core/client-gone";
 import type { Logger } from "../../core/logger";
 import { RedisConnection } from "../../redis/connection";
 import { redisUnavailable } from "../../redis/failure";
@@ -53,6 +54,8 @@ export class BeeQueueDriver implements QueueDriver {
   private readonly records: RedisRecords;
   private readonly producers = new Map<string, BeeQueue<JobPayload>>();
   private readonly workers = new Map<string, Worker>();
+  /** The subscription to abort requests, made with the first worker: only a process with workers has jobs to abort. */
+  private aborts: RedisConnection | undefined;
 
   constructor(private readonly options: BeeQueueDriverOptions) {
     this.connection = new RedisConnection({
@@ -121,6 +124,7 @@ export class BeeQueueDriver implements QueueDriver {
     if (this.workers.has(queue)) throw new Error(`Queue "${queue}" already has a worker in this process`);
     const worker: Worker = { queue: this.createQueue(queue, true), running: new Map(), stopping: false };
     this.workers.set(queue, worker);
+    await this.listenForAborts();
     await worker.queue.ready();
     worker.queue.process(concurrency, (job: BeeQueue.Job<JobPayload>) => this.runJob(worker, queue, job, handler));
     worker.queue.checkStalledJobs(Math.max(50, Math.floor(this.options.stallIntervalMs / 2))).catch((error: Error) => {
@@ -220,7 +224,39 @@ export class BeeQueueDriver implements QueueDriver {
     return cutOff;
   }
 
+  async abortEverywhere(queue: string, id: string, message: string): Promise<void> {
+    await this.backend(() => this.redis.publish(this.abortChannel, JSON.stringify({ queue, id, message })));
+  }
+
+  private get abortChannel(): string {
+    return `${this.options.prefix}:abort`;
+  }
+
+  /** Aborts a job of this process that another process asked to abort (abortEverywhere). */
+  private async listenForAborts(): Promise<void> {
+    if (this.aborts) return;
+    this.aborts = new RedisConnection({
+      url: this.options.redisUrl,
+      service: SERVICE,
+      ...(this.options.logger === undefined ? {} : { logger: this.options.logger }),
+    });
+    const subscriber = this.aborts.client;
+    subscriber.on("message", (_channel: string, text: string) => {
+      try {
+        const { queue, id, message } = JSON.parse(text) as { queue: string; id: string; message: string };
+        this.abort(queue, id, clientGone(message));
+      } catch {
+        // Not a message of this driver's.
+      }
+    });
+    await this.aborts.opened();
+    // ioredis subscribes again by itself after a reconnection.
+    await subscriber.subscribe(this.abortChannel).catch((error: Error) => this.options.onError?.(error, "abort requests"));
+  }
+
   async close(): Promise<void> {
+    await this.aborts?.close();
+    this.aborts = undefined;
     await this.stopWorkers(1);
     const producers = [...this.producers.values()];
     this.producers.clear();

@@ -120,6 +120,11 @@ export interface QueueDriver {
   remove(queue: string, id: string): Promise<void>;
   /** Aborts the signal of a job this process runs, with `reason`; false when it runs none of that id. */
   abort(queue: string, id: string, reason: unknown): boolean;
+  /**
+   * Asks every process sharing the backend to abort the job, as the caller's having left aborts a
+   * call (CONNECTION_CLIENT_GONE, with `message`); absent where every job runs in this process.
+   */
+  abortEverywhere?(queue: string, id: string, message: string): Promise<void>;
   /** Records a fan-out; false when one with that id already exists. */
   createFanOut(record: FanOutRecord): Promise<boolean>;
   fanOut(id: string): Promise<FanOutProgress | undefined>;

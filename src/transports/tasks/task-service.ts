@@ -1,6 +1,7 @@
 import type { TaskOperations } from "../../core/ports/task-operations";
 import { randomUUID } from "node:crypto";
 import { Lifecycle, scoped } from "tsyringe";
+import { clientGone } from "../../core/client-gone";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
@@ -168,12 +169,16 @@ export class TaskService implements TaskOperations {
     await (await this.appQueue()).remove(queue, jobId);
   }
 
-  async cancel(queue: string, jobId: string, reason: unknown): Promise<boolean> {
+  async cancel(queue: string, jobId: string, message: string): Promise<boolean> {
     const driver = await this.appQueue();
-    if (driver.abort(queue, jobId, reason)) return true;
+    if (driver.abort(queue, jobId, clientGone(message))) return true;
     const job = await driver.getJob(queue, jobId);
-    if (job?.status !== "waiting" && job?.status !== "delayed") return false;
-    await driver.remove(queue, jobId);
+    if (job?.status === "waiting" || job?.status === "delayed") {
+      await driver.remove(queue, jobId);
+      return true;
+    }
+    if (job?.status !== "active" || !driver.abortEverywhere) return false;
+    await driver.abortEverywhere(queue, jobId, message);
     return true;
   }
 

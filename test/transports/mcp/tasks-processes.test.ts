@@ -33,17 +33,22 @@ async function settledOn(server: HeraldProcess, taskId: string): Promise<Record<
 
 test("with one MCP_REQUEST_STATE_KEY, a task made through one process is read and cancelled through another", async () => {
   const key = "t".repeat(32);
-  const [one, two] = await Promise.all([start({ MCP_REQUEST_STATE_KEY: key }), start({ MCP_REQUEST_STATE_KEY: key })]);
+  // Only the second works the tools' queue: a job runs there, and is cancelled through the first.
+  const [one, two] = await Promise.all([start({ MCP_REQUEST_STATE_KEY: key, TASKS_QUEUES: "elsewhere" }), start({ MCP_REQUEST_STATE_KEY: key })]);
   const created = await rpc(`${one!.url}/mcp`, "tools/call", { name: "slow", arguments: { ms: 100, label: "across" } }, WITH_TASKS);
   const done = await settledOn(two!, created.result!.taskId);
   expect(done).toMatchObject({ status: "completed", result: { structuredContent: { label: "across" } } });
 
-  const long = await rpc(`${two!.url}/mcp`, "tools/call", { name: "slow", arguments: { ms: 60_000 } }, WITH_TASKS);
+  const long = await rpc(`${two!.url}/mcp`, "tools/call", { name: "slow", arguments: { ms: 60_000, label: "long" } }, WITH_TASKS);
+  const logsOf = (msg: string) => two!.logs.filter((line) => line.msg === msg && (line.label === "long" || line.params?.label === "long"));
+  await waitFor(() => logsOf("slow started").length === 1);
   const cancelled = await rpc(`${one!.url}/mcp`, "tasks/cancel", { taskId: long.result!.taskId }, WITH_TASKS);
   expect(cancelled.result).toMatchObject({ resultType: "complete" });
   for (const server of [one!, two!]) {
     expect((await rpc(`${server.url}/mcp`, "tasks/get", { taskId: long.result!.taskId }, WITH_TASKS)).result!.status).toBe("cancelled");
   }
+  // Its signal fired in the process that ran it: the call ended as its caller's leaving.
+  await waitFor(() => logsOf("client gone").length === 1);
 }, HOOK_TIMEOUT);
 
 test("without it (outside production), each process signs its own task ids: another process knows none of them", async () => {

@@ -122,3 +122,41 @@ describe("the bee-queue driver while Redis is unreachable", () => {
     }
   }, 15_000);
 });
+
+describe("aborting a job another process runs", () => {
+  const sharedPrefix = uniquePrefix("bee-queue-abort");
+  const drivers: BeeQueueDriver[] = [];
+  const driverOn = () => {
+    const driver = new BeeQueueDriver({ redisUrl: REDIS_URL, prefix: sharedPrefix, resultTtlMs: 60_000, stallIntervalMs: 300 });
+    drivers.push(driver);
+    return driver;
+  };
+
+  afterAll(async () => {
+    await Promise.all(drivers.map((driver) => driver.close()));
+    await deleteKeys(sharedPrefix);
+  });
+
+  test("abortEverywhere reaches the worker that holds the job, as its caller's leaving", async () => {
+    const queue = `abort-${randomUUID().slice(0, 8)}`;
+    const [worker, other] = [driverOn(), driverOn()];
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let seenReason: unknown;
+    await worker.process(queue, 1, (job) => {
+      started();
+      return new Promise((_resolve, reject) =>
+        job.controller.signal.addEventListener("abort", () => {
+          seenReason = job.controller.signal.reason;
+          reject(new Error("stopped"));
+        }),
+      );
+    });
+    const [id] = await other.enqueue(queue, [{ payload: { action: "test:run", params: {} }, retries: 0, backoff: { strategy: "fixed", delayMs: 0 } }]);
+    await running;
+    expect(other.abort(queue, id!, new Error("not here"))).toBe(false);
+    await other.abortEverywhere(queue, id!, "The task was cancelled");
+    await waitFor(() => seenReason !== undefined);
+    expect(seenReason).toMatchObject({ type: ErrorType.CONNECTION_CLIENT_GONE, message: "The task was cancelled" });
+  });
+});

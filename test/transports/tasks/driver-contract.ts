@@ -275,6 +275,28 @@ export function describeDriverContract(name: string, createDriver: () => QueueDr
       expect((await driver.stats(queue)).waiting).toBe(0);
     });
 
+    test("aborts the signal of a job it runs, with the reason given; a job it does not run is no abort", async () => {
+      const started = latch();
+      let seenReason: unknown;
+      await driver.process(queue, 1, (running) => {
+        started.open();
+        return new Promise((_resolve, reject) =>
+          running.controller.signal.addEventListener("abort", () => {
+            seenReason = running.controller.signal.reason;
+            reject(new JobFailure({ message: "stopped", type: ErrorType.CONNECTION_CLIENT_GONE, timestamp: new Date().toISOString() }, false));
+          }),
+        );
+      });
+      const [id] = await driver.enqueue(queue, [job()]);
+      await started.promise;
+      const reason = new Error("cancelled");
+      expect(driver.abort(queue, id!, reason)).toBe(true);
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "failed");
+      expect(seenReason).toBe(reason);
+      expect(driver.abort(queue, id!, reason)).toBe(false);
+      expect(driver.abort(queue, "no-such-job", reason)).toBe(false);
+    });
+
     test("knows nothing of an unknown job", async () => {
       expect(await driver.getJob(queue, "no-such-job")).toBeUndefined();
     });
