@@ -10,6 +10,8 @@ export interface JobOutcome {
   result?: unknown;
   /** The error body of the last failed attempt. */
   error?: ErrorBody["error"];
+  /** What the job last reported (`connection.reportProgress`). */
+  progress?: { progress: number; total?: number; message?: string };
 }
 
 /**

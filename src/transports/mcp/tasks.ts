@@ -105,7 +105,8 @@ export class McpTasks {
       const error = job?.error;
       return { ...fields, error: { code: ProtocolErrorCode.InternalError, message: error?.message ?? "The task's job is gone", ...(error ? { data: { type: error.type } } : {}) } };
     }
-    return { ...fields };
+    const statusMessage = job?.progress && statusMessageOf(job.progress);
+    return statusMessage ? { ...fields, statusMessage } : { ...fields };
   }
 
   /** `tasks/cancel`: marks the task cancelled and stops its job; a task already ended stays as it ended. */
@@ -153,6 +154,11 @@ export class McpTasks {
     const text = JSON.stringify(job.result ?? null);
     return toolResult({ actionName: "", status: 200, durationMs: 0, response: job.result, answer: { kind: "json", text } }, context);
   }
+}
+
+/** What a running job last reported, as a task's status message: its message, else how far it got. */
+function statusMessageOf(progress: NonNullable<JobOutcome["progress"]>): string {
+  return progress.message ?? (progress.total === undefined ? String(progress.progress) : `${progress.progress}/${progress.total}`);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Logger } from "../../core/logger";
 import { RedisConnection } from "../../redis/connection";
 import { redisUnavailable } from "../../redis/failure";
 import { reconnectDelayMs } from "../../redis/reconnect";
-import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
+import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobProgress, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
 import { queueCommandClient } from "./bee-queue-internals";
 import { runForgottenScriptsByEval } from "./bee-queue-scripts";
 import { asJobFailure } from "./job-failure";
@@ -144,8 +144,9 @@ export class BeeQueueDriver implements QueueDriver {
       .sismember(key("failed"), id)
       .zscore(key("delayed"), id)
       .lpos(key("active"), id)
+      .get(this.records.progressKey(queue, id))
       .exec()) as [Error | null, unknown][];
-    const [raw, failed, delayedAt, activeAt] = replies.map(([, value]) => value);
+    const [raw, failed, delayedAt, activeAt, progress] = replies.map(([, value]) => value);
     const [record] = await this.records.records(queue, [id]);
     const payload = raw ? (JSON.parse(raw as string) as { data: JobPayload }).data : record?.payload;
     if (!payload) return undefined;
@@ -156,7 +157,9 @@ export class BeeQueueDriver implements QueueDriver {
       : raw ? "waiting"
       : record?.status === "succeeded" ? "succeeded"
       : undefined;
-    return status ? toInfo(queue, id, payload, status, record) : undefined;
+    if (!status) return undefined;
+    const info = toInfo(queue, id, payload, status, record);
+    return progress ? { ...info, progress: JSON.parse(progress as string) as JobProgress } : info;
   }
 
   async stats(queue: string): Promise<QueueStats> {
@@ -346,7 +349,14 @@ export class BeeQueueDriver implements QueueDriver {
     try {
       let result: unknown;
       try {
-        result = await handler({ id: job.id, queue, payload, attempt: attempts, controller });
+        result = await handler({
+          id: job.id,
+          queue,
+          payload,
+          attempt: attempts,
+          controller,
+          reportProgress: (progress) => this.backend(() => this.records.saveProgress(queue, job.id, progress)),
+        });
       } catch (thrown) {
         if (isCutOff(controller)) throw new CutOff("worker stopped");
         const failure = asJobFailure(thrown);

@@ -38,6 +38,13 @@ export type JobStatus = "waiting" | "delayed" | "active" | "succeeded" | "failed
 
 export type JobError = ErrorBody["error"];
 
+/** What a running job last said of its progress (`connection.reportProgress`). */
+export interface JobProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 export interface JobInfo {
   id: string;
   queue: string;
@@ -51,6 +58,8 @@ export interface JobInfo {
   /** The error body of the last failed attempt. */
   error?: JobError;
   fanOut?: { id: string; index: number };
+  /** What the job last reported of its progress, kept as long as the job. */
+  progress?: JobProgress;
 }
 
 export interface QueueStats {
@@ -72,6 +81,8 @@ export interface RunningJob {
    * attempt as any error does, where the driver's abort cuts it off.
    */
   controller: AbortController;
+  /** Keeps what the job reports of its progress, for whoever reads the job (MCP's tasks/get). */
+  reportProgress(progress: JobProgress): Promise<void>;
 }
 
 /** Resolves with the job's result, or rejects with a `JobFailure` (any other error is wrapped). */

@@ -13,7 +13,7 @@ import type {
 import { summarizeFanOut } from "./fan-out";
 import { asJobFailure } from "./job-failure";
 
-interface MemoryJob extends Pick<JobInfo, "id" | "queue" | "status" | "attempts" | "result" | "error"> {
+interface MemoryJob extends Pick<JobInfo, "id" | "queue" | "status" | "attempts" | "result" | "error" | "progress"> {
   payload: JobPayload;
   retries: number;
   backoff: NewJob["backoff"];
@@ -233,6 +233,7 @@ export class InProcessDriver implements QueueDriver {
       status: job.status,
       attempts: job.attempts,
       ...(job.status === "succeeded" ? { result: job.result } : {}),
+      ...(job.progress ? { progress: job.progress } : {}),
       ...(job.error ? { error: job.error } : {}),
       ...(payload.fanOut ? { fanOut: payload.fanOut } : {}),
     });
@@ -273,6 +274,9 @@ export class InProcessDriver implements QueueDriver {
         payload: clone(job.payload),
         attempt,
         controller,
+        reportProgress: async (progress) => {
+          job.progress = { ...progress };
+        },
       }),
     );
     const done = running.then(

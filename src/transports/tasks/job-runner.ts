@@ -35,7 +35,7 @@ export function jobRunner(server: HeraldServer, messagingSystem: string): JobHan
 
 /** One attempt of a job: the call's answer is its result, its error the attempt's failure. */
 async function runJob(server: HeraldServer, job: RunningJob): Promise<unknown> {
-  const connection = new Connection({ type: CONNECTION_TYPE.task, id: job.id });
+  const connection = new Connection({ type: CONNECTION_TYPE.task, id: job.id, progressReporter: (progress) => job.reportProgress(progress) });
   const state: TaskJobState = {
     queue: job.queue,
     jobId: job.id,

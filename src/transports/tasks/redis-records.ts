@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobPayload } from "./driver";
+import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobPayload, JobProgress } from "./driver";
 import { summarizeFanOut } from "./fan-out";
 
 /** What Herald keeps about a job beside bee-queue's own data: its payload, attempts and outcome. */
@@ -132,7 +132,16 @@ export class RedisRecords {
   }
 
   async forget(queue: string, id: string): Promise<void> {
-    await this.redis.del(this.recordKey(queue, id), this.dedupeKey(queue, id));
+    await this.redis.del(this.recordKey(queue, id), this.dedupeKey(queue, id), this.progressKey(queue, id));
+  }
+
+  /** What a running job last said of its progress, kept as long as a result is. */
+  async saveProgress(queue: string, id: string, progress: JobProgress): Promise<void> {
+    await this.redis.set(this.progressKey(queue, id), JSON.stringify(progress), "PX", this.resultTtlMs);
+  }
+
+  progressKey(queue: string, id: string): string {
+    return `${this.prefix}:progress:${queue}:${id}`;
   }
 
   /** Moves a failed job back to waiting, atomically, so two retries do not queue it twice. */

@@ -114,6 +114,17 @@ test("a cancelled task that has not run yet is removed from the queue", async ()
   await settled(first.taskId);
 });
 
+test("what the job reports of its progress is the working task's statusMessage", async () => {
+  for (const [message, expected] of [["a quarter done", "a quarter done"], [undefined, "1/4"]] as const) {
+    const task = (await call("counting", message ? { message } : {})).result!;
+    let statusMessage: unknown;
+    await waitFor(async () => (statusMessage = (await get(task.taskId)).result!.statusMessage) !== undefined);
+    expect(statusMessage).toBe(expected);
+    await rpc(url, "tasks/cancel", { taskId: task.taskId }, WITH_TASKS);
+    await waitFor(async () => (await jobOf(task.taskId))?.status === "failed");
+  }
+});
+
 test("a task id is the caller's own: another address, a tampered id or a made-up one is an unknown task (-32602)", async () => {
   const task = (await call("slow", { ms: 0 })).result!;
   const fromElsewhere = await rpc(url, "tasks/get", { taskId: task.taskId }, { ...WITH_TASKS, localAddress: "127.0.0.2" });

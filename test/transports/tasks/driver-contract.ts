@@ -297,6 +297,22 @@ export function describeDriverContract(name: string, createDriver: () => QueueDr
       expect(driver.abort(queue, "no-such-job", reason)).toBe(false);
     });
 
+    test("keeps what a running job reports of its progress", async () => {
+      const reported = latch();
+      const finish = latch();
+      await driver.process(queue, 1, async (running) => {
+        await running.reportProgress({ progress: 2, total: 5, message: "two of five" });
+        reported.open();
+        await finish.promise;
+        return null;
+      });
+      const [id] = await driver.enqueue(queue, [job()]);
+      await reported.promise;
+      expect((await driver.getJob(queue, id!))?.progress).toEqual({ progress: 2, total: 5, message: "two of five" });
+      finish.open();
+      await waitFor(async () => (await driver.getJob(queue, id!))?.status === "succeeded");
+    });
+
     test("knows nothing of an unknown job", async () => {
       expect(await driver.getJob(queue, "no-such-job")).toBeUndefined();
     });
