@@ -1,3 +1,4 @@
+import type { Connection } from "./connection";
 import type { CallSpan } from "./call-span";
 import type { CallLogFields } from "./call-ids";
 import type { TypedError } from "./errors";
@@ -22,7 +23,12 @@ export interface CallOutcome {
   suspended?: SuspendedChain;
   /** The call's span, when tracing is on; ended with the call's log line. */
   span?: CallSpan;
+  /** What runs in place of the action's run (DispatchOptions.runInstead). */
+  runInstead?: RunInstead;
 }
+
+/** A call's run made elsewhere: given the validated params, it answers the call's response. */
+export type RunInstead = (params: ParamsRecord, connection: Connection, signal: AbortSignal) => Promise<unknown>;
 
 /** The middleware a streaming call entered, and what they left for their runAfter. */
 export interface SuspendedChain {

@@ -7,7 +7,7 @@ import { timeoutError, withinDeadline } from "./call-deadline";
 import { CallSpan } from "./call-span";
 import { CallFailures } from "./call-failures";
 import type { CallMetrics } from "./call-metrics";
-import type { CallOutcome, ParamsRecord, SuspendedChain } from "./call-outcome";
+import type { CallOutcome, ParamsRecord, RunInstead, SuspendedChain } from "./call-outcome";
 import { isClientGone } from "./client-gone";
 import type { Connection } from "./connection";
 import type { CONNECTION_TYPE } from "./constants";
@@ -87,6 +87,12 @@ export interface DispatchOptions {
    * without running again (see IdempotentCalls).
    */
   idempotencyKey?: string;
+  /**
+   * Runs in place of the action's run, after its validation and runBefore middleware and before
+   * its runAfters: a call whose run happens elsewhere, such as an MCP task, whose call queues the
+   * action as a job. Its answer is the call's response, never checked against `outputs`.
+   */
+  runInstead?: RunInstead;
 }
 
 /**
@@ -224,6 +230,7 @@ export class Dispatcher {
       error: undefined,
       logFields: dispatchOptions.logFields,
     };
+    if (dispatchOptions.runInstead) call.runInstead = dispatchOptions.runInstead;
     if (isTracing()) call.span = new CallSpan(actionName, connection.type);
 
     if (!registered) {
@@ -353,7 +360,7 @@ export class Dispatcher {
     }
     if (!call.error) await this.chain.run(registered, plan, call, connection, signal);
     const { outputs } = registered.action;
-    if (outputs && this.options.checkOutputs && !call.error && !isAsyncIterable(call.response)) {
+    if (outputs && this.options.checkOutputs && !call.error && !call.runInstead && !isAsyncIterable(call.response)) {
       const found = outputMismatch(registered.name, outputs, call.response);
       call.error = found instanceof Promise ? await found : found;
     }

@@ -77,7 +77,9 @@ export class MiddlewareChain {
 
     if (!resumed && !call.error) {
       try {
-        call.response = await invoke(registered.action, call.params, connection, signal);
+        call.response = await (call.runInstead
+          ? Promise.resolve().then(() => call.runInstead!(call.params, connection, signal))
+          : invoke(registered.action, call.params, connection, signal));
       } catch (thrown) {
         failures.record(call, thrown, registered.name, connection);
       }

@@ -13,6 +13,7 @@ import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
 import { Connection, flattenHeaders, type ConnectionInit } from "../../core/connection";
 import { ErrorType } from "../../core/errors";
 import type { ActionResult } from "../../core/action-result";
+import type { RunInstead } from "../../core/call-outcome";
 import type { HeraldServer } from "../../core/server";
 import { shuttingDown } from "../../core/shutting-down";
 import { abortAbandoned } from "./abandoned-call";
@@ -92,7 +93,7 @@ function callController(ctx: ServerContext, herald: HeraldServer): AbortControll
  */
 async function runFor<T>(
   herald: HeraldServer,
-  call: { actionName: string; params: unknown; ctx: ServerContext; connection?: Connection; frames?: (response: unknown) => boolean },
+  call: { actionName: string; params: unknown; ctx: ServerContext; connection?: Connection; frames?: (response: unknown) => boolean; runInstead?: RunInstead },
   answer: (result: ActionResult) => T | Promise<T>,
 ): Promise<T> {
   const controller = callController(call.ctx, herald);
@@ -103,6 +104,7 @@ async function runFor<T>(
       controller,
       logFields: { jsonrpcId: call.ctx.mcpReq.id },
       ...(call.frames ? { frames: call.frames } : {}),
+      ...(call.runInstead ? { runInstead: call.runInstead } : {}),
     });
     return await answer(result);
   } finally {
@@ -176,8 +178,15 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     const entry = catalog.tools.get(request.params.name);
     if (!entry) throw invalidParams(`Unknown tool "${request.params.name}"`);
     if (entry.taskSupport && tasks) {
-      // A task is no CallToolResult: TaskAwareServer carries it past the SDK's result check.
-      if (declaresTasks(ctx, mcp.getClientCapabilities())) return (await tasks.create(entry, request.params.arguments, connectionFor(ctx))) as CallToolResult;
+      if (declaresTasks(ctx, mcp.getClientCapabilities())) {
+        // The call is the task's creation: validated and through its middleware (rate limits
+        // included) as any call, its run queues the job. A task is no CallToolResult:
+        // TaskAwareServer carries it past the SDK's result check.
+        const connection = connectionFor(ctx);
+        const runInstead = () => tasks.enqueue(entry, request.params.arguments);
+        const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection, runInstead };
+        return runFor(herald, call, async (result) => (await tasks.created(entry, result, connection)) as CallToolResult);
+      }
       if (entry.taskSupport === "required") throw tasksCapabilityRequired(`The tool "${request.params.name}"`);
     }
     const connection = connectionFor(ctx, asking.connectionInput(ctx, entry.registered.name));

@@ -5,7 +5,7 @@ import { callerScope } from "../../core/caller-scope";
 import { isClientGone } from "../../core/client-gone";
 import type { Connection } from "../../core/connection";
 import type { ErrorBody } from "../../core/error-body";
-import { ErrorType, isTypedError, TypedError } from "../../core/errors";
+import { ErrorType, TypedError } from "../../core/errors";
 import type { IdempotencyStore } from "../../core/idempotency-store";
 import type { JobOutcome, TaskOperations } from "../../core/ports/task-operations";
 import type { ToolEntry } from "./catalog";
@@ -72,21 +72,17 @@ export class McpTasks {
     this.ids = new TaskIds(signingKey);
   }
 
-  /** Queues the tool's call as a job and answers with the task; a call its action refuses at once is answered as a tool result. */
-  async create(entry: ToolEntry, params: unknown, connection: Connection): Promise<Record<string, unknown> | CallToolResult> {
-    const { registered } = entry;
-    let jobId: string;
-    try {
-      jobId = await this.jobs.enqueue(registered.name, (params ?? {}) as Record<string, unknown>);
-    } catch (thrown) {
-      if (!isTypedError(thrown) || thrown.status >= 500) throw thrown;
-      return toolResult(errorResultOf({ message: thrown.message, type: thrown.type, ...(thrown.key ? { key: thrown.key } : {}), timestamp: new Date().toISOString() }), {
-        format: entry.format,
-        signal: AbortSignal.abort(),
-      });
-    }
+  /** Queues the tool's call as a job: the run of the call that creates the task. */
+  enqueue(entry: ToolEntry, params: unknown): Promise<string> {
+    return this.jobs.enqueue(entry.registered.name, (params ?? {}) as Record<string, unknown>);
+  }
+
+  /** The answer to the call that queued the job: the task, or the call's refusal as a tool result. */
+  async created(entry: ToolEntry, result: ActionResult, connection: Connection): Promise<Record<string, unknown> | CallToolResult> {
+    // Nothing is streamed: no signal is read.
+    if (result.error) return toolResult(result, { format: entry.format, signal: AbortSignal.abort() });
     const createdAt = Date.now();
-    const taskId = this.ids.mint({ queue: registered.action.task!.queue, jobId, owner: callerScope(connection), createdAt });
+    const taskId = this.ids.mint({ queue: entry.registered.action.task!.queue, jobId: result.response as string, owner: callerScope(connection), createdAt });
     return { resultType: "task", ...this.fields(taskId, "working", createdAt) };
   }
 

@@ -85,6 +85,13 @@ test("the action's own refusal completes the task with isError; a crash fails it
   expect(crashed).not.toHaveProperty("result");
 });
 
+test("a task's creation is a call, through the action's middleware: over its rate limit, a tool error and no task", async () => {
+  const answers = [await call("limited", {}), await call("limited", {}), await call("limited", {})];
+  expect(answers.slice(0, 2).map((answer) => answer.result!.resultType)).toEqual(["task", "task"]);
+  expect(answers[2]!.result).toMatchObject({ resultType: "complete", isError: true, structuredContent: { error: { type: "CONNECTION_RATE_LIMITED" } } });
+  expect(answers[2]!.result).not.toHaveProperty("taskId");
+});
+
 test("invalid params are answered at once as a tool error, with no task", async () => {
   const answer = await call("slow", { ms: "soon" });
   expect(answer.result).toMatchObject({ resultType: "complete", isError: true });
