@@ -48,6 +48,10 @@ export interface components {
             /** @description The message, 1 to 2000 characters */
             body: string;
         };
+        "messages:export.outputs": {
+            count: number;
+            csv: string;
+        };
         "messages:list.outputs": {
             messages: {
                 body: string;
@@ -245,11 +249,19 @@ export interface AppActions {
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/message" };
   };
+  /** Every message as CSV (id, author, body, created_at), oldest first */
+  "messages:export": {
+    params: Record<string, never>;
+    outputs: components["schemas"]["messages:export.outputs"];
+    errors: ErrorSet2;
+    transports: "web" | "websocket";
+    http: { method: "GET"; route: "/messages/export" };
+  };
   /** Messages, newest first, one page at a time */
   "messages:list": {
     params: components["schemas"]["messages:list.params"];
     outputs: components["schemas"]["messages:list.outputs"];
-    errors: ErrorSet2;
+    errors: ErrorSet3;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/messages/list" };
   };
@@ -257,7 +269,7 @@ export interface AppActions {
   "session:create": {
     params: components["schemas"]["session:create.params"];
     outputs: components["schemas"]["session:create.outputs"];
-    errors: ErrorSet3;
+    errors: ErrorSet4;
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/session" };
   };
@@ -265,7 +277,7 @@ export interface AppActions {
   "session:destroy": {
     params: Record<string, never>;
     outputs: components["schemas"]["session:destroy.outputs"];
-    errors: ErrorSet4;
+    errors: ErrorSet5;
     transports: "web" | "websocket";
     http: { method: "DELETE"; route: "/session" };
   };
@@ -273,7 +285,7 @@ export interface AppActions {
   "session:view": {
     params: components["schemas"]["session:view.params"];
     outputs: components["schemas"]["session:view.outputs"];
-    errors: ErrorSet5;
+    errors: ErrorSet6;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/session" };
   };
@@ -281,7 +293,7 @@ export interface AppActions {
   "status": {
     params: Record<string, never>;
     outputs: components["schemas"]["status.outputs"];
-    errors: ErrorSet4;
+    errors: ErrorSet5;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/status" };
   };
@@ -289,7 +301,7 @@ export interface AppActions {
   "user:create": {
     params: components["schemas"]["user:create.params"];
     outputs: components["schemas"]["user:create.outputs"];
-    errors: ErrorSet6;
+    errors: ErrorSet7;
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/user" };
   };
@@ -297,7 +309,7 @@ export interface AppActions {
   "user:edit": {
     params: components["schemas"]["user:edit.params"];
     outputs: components["schemas"]["user:edit.outputs"];
-    errors: ErrorSet7;
+    errors: ErrorSet8;
     transports: "web" | "websocket";
     http: { method: "POST"; route: "/user" };
   };
@@ -305,7 +317,7 @@ export interface AppActions {
   "user:view": {
     params: components["schemas"]["user:view.params"];
     outputs: components["schemas"]["user:view.outputs"];
-    errors: ErrorSet8;
+    errors: ErrorSet9;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/user/{user}" };
   };
@@ -334,6 +346,17 @@ export type ErrorSet1 =
 export type ErrorSet2 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+
+export type ErrorSet3 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
@@ -344,7 +367,7 @@ export type ErrorSet2 =
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
 
-export type ErrorSet3 =
+export type ErrorSet4 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
@@ -360,25 +383,11 @@ export type ErrorSet3 =
   | { type: "CONNECTION_SESSION_NOT_FOUND"; status: 401; value?: unknown }
   | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
 
-export type ErrorSet4 =
-  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
-  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
-
 export type ErrorSet5 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
-  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-  | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
   | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
@@ -392,6 +401,20 @@ export type ErrorSet6 =
   | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+
+export type ErrorSet7 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
   | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
@@ -400,7 +423,7 @@ export type ErrorSet6 =
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
   | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
 
-export type ErrorSet7 =
+export type ErrorSet8 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
@@ -416,7 +439,7 @@ export type ErrorSet7 =
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
   | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
 
-export type ErrorSet8 =
+export type ErrorSet9 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }

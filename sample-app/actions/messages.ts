@@ -1,8 +1,9 @@
 import { DataSource } from "typeorm";
 import { z } from "zod";
-import { CONNECTION_TYPE, HTTP_METHOD, Task, Web, paginate, paginationInputs, paginationOutputs, type Action, type ActionParams } from "herald";
+import { CONNECTION_TYPE, HTTP_METHOD, Task, Web, paginate, paginationInputs, paginationOutputs, type Action, type ActionParams, type Connection } from "herald";
 import { MESSAGES_CHANNEL } from "../channels/messages";
 import { Message } from "../entities/message";
+import { LimitExportsPerAddress } from "../middleware/limit-exports";
 import { RequireApiKey } from "../middleware/require-api-key";
 import { zMessageListRow, type MessageListRow } from "../schemas/message";
 
@@ -76,5 +77,56 @@ export class MessagesCleanup implements Action {
       .returning("id")
       .execute();
     return { messagesDeleted: (deleted.raw as unknown[]).length };
+  }
+}
+
+/** Messages read per query while exporting: one progress report each. */
+const EXPORT_BATCH = 100;
+
+/** A CSV field: quoted, with its quotes doubled (RFC 4180). */
+function csvField(value: string | number | null): string {
+  return value === null ? "" : `"${String(value).replaceAll('"', '""')}"`;
+}
+
+/**
+ * Every message as CSV, oldest first, reporting its progress after each batch. Over HTTP, the
+ * WebSocket and the CLI it answers when done; an MCP client that declared the tasks extension gets
+ * a task to poll, whose status message is that progress.
+ */
+@Web({ route: "/messages/export", method: HTTP_METHOD.GET })
+@Task({ queue: "exports" })
+export class MessagesExport implements Action {
+  name = "messages:export";
+  description = "Every message as CSV (id, author, body, created_at), oldest first";
+  outputs = z.object({ count: z.number().int().min(0), csv: z.string() });
+  errors = {};
+  middleware = [LimitExportsPerAddress];
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async run(_params: unknown, connection: Connection, signal: AbortSignal) {
+    const messages = this.dataSource.getRepository(Message);
+    const total = await messages.count();
+    const lines = ["id,author,body,created_at"];
+    let lastId = 0;
+    while (!signal.aborted) {
+      const batch = await messages
+        .createQueryBuilder("message")
+        .leftJoin("message.user", "user")
+        .select("message.id", "id")
+        .addSelect("message.body", "body")
+        .addSelect("user.name", "user_name")
+        .addSelect("message.created_at", "created_at")
+        .where("message.id > :lastId", { lastId })
+        .orderBy("message.id", "ASC")
+        .limit(EXPORT_BATCH)
+        .getRawMany<{ id: number; body: string; user_name: string | null; created_at: Date }>();
+      if (batch.length === 0) break;
+      for (const row of batch) lines.push([row.id, csvField(row.user_name), csvField(row.body), new Date(row.created_at).toISOString()].join(","));
+      lastId = batch.at(-1)!.id;
+      await connection.reportProgress(lines.length - 1, total, `${lines.length - 1} of ${total} messages`);
+    }
+    signal.throwIfAborted();
+    return { count: lines.length - 1, csv: `${lines.join("\n")}\n` };
   }
 }

@@ -61,6 +61,7 @@ test("every operation's real response validates against its documented 200 schem
   await call("post", "/api/user", "/api/user", { body: { name: "Ada King" }, cookie });
   await call("put", "/api/message", "/api/message", { body: { body: "hello" }, cookie });
   await call("get", "/api/messages/list", "/api/messages/list?limit=5");
+  await call("get", "/api/messages/export", "/api/messages/export");
   await call("delete", "/api/session", "/api/session", { cookie });
 
   const documented = Object.entries(document.paths!).flatMap(([path, item]) =>

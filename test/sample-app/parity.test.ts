@@ -173,6 +173,19 @@ const rows: Row[] = [
     },
   },
   {
+    title: "messages:export answers every message as CSV, oldest first",
+    action: "messages:export",
+    params: {},
+    on: ["http", "websocket", "cli", "task", "mcp"],
+    expected: {
+      response: {
+        count: 2,
+        // The seed's timestamps differ from one call to the next.
+        csv: expect.stringMatching(/^id,author,body,created_at\n1,"Ada Lovelace","an old one",\S+Z\n2,"Grace Hopper","a new one",\S+Z\n$/) as unknown as string,
+      },
+    },
+  },
+  {
     title: "messages:cleanup deletes the old messages, for the CLI and the task worker",
     action: "messages:cleanup",
     params: { age: 3_600_000 },
@@ -284,7 +297,7 @@ describe("the table", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${serverUrl()}/mcp`)));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(["messages-list", "session-view", "status", "user-create"]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["messages-export", "messages-list", "session-view", "status", "user-create"]);
     } finally {
       await client.close();
     }
