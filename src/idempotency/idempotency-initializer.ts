@@ -1,10 +1,8 @@
 import { injectable } from "tsyringe";
 import { z } from "zod";
 import { readSettings } from "../core/config";
-import { RUN_MODE } from "../core/constants";
 import { IDEMPOTENCY_STORE_TOKEN, IdempotencyStore } from "../core/idempotency-store";
-import type { Initializer } from "../core/initializer";
-import { providedOrMade } from "../core/provided-or-made";
+import { StoreInitializer } from "../core/store-initializer";
 import { HeraldServer } from "../core/server";
 import { MemoryIdempotencyStore } from "./memory-idempotency-store";
 import { RedisIdempotencyStore } from "./redis-idempotency-store";
@@ -22,27 +20,18 @@ const settingsSchema = z.object({
  * built; its Redis connection opens at the first call made with a key.
  */
 @injectable()
-export class IdempotencyInitializer implements Initializer {
+export class IdempotencyInitializer extends StoreInitializer<IdempotencyStore> {
   readonly name = "idempotency";
-  readonly runModes = Object.values(RUN_MODE);
-  store!: IdempotencyStore;
-  private ownsStore = false;
 
-  constructor(private readonly server: HeraldServer) {}
-
-  register(): void {
-    const { config, container, logger } = this.server;
-    const { value, owned } = providedOrMade(container, IDEMPOTENCY_STORE_TOKEN, () => {
-      const { IDEMPOTENCY_TTL, IDEMPOTENCY_PREFIX } = readSettings(settingsSchema, config);
-      return config.redisUrl
-        ? new RedisIdempotencyStore({ url: config.redisUrl, prefix: IDEMPOTENCY_PREFIX ?? `${config.name}:idempotency:`, ttlMs: IDEMPOTENCY_TTL, logger })
-        : new MemoryIdempotencyStore(IDEMPOTENCY_TTL);
-    });
-    this.store = value;
-    this.ownsStore = owned;
+  constructor(server: HeraldServer) {
+    super(server, IDEMPOTENCY_STORE_TOKEN);
   }
 
-  async stop(): Promise<void> {
-    if (this.ownsStore) await this.store.close();
+  protected make(): IdempotencyStore {
+    const { config, logger } = this.server;
+    const { IDEMPOTENCY_TTL, IDEMPOTENCY_PREFIX } = readSettings(settingsSchema, config);
+    return config.redisUrl
+      ? new RedisIdempotencyStore({ url: config.redisUrl, prefix: IDEMPOTENCY_PREFIX ?? `${config.name}:idempotency:`, ttlMs: IDEMPOTENCY_TTL, logger })
+      : new MemoryIdempotencyStore(IDEMPOTENCY_TTL);
   }
 }

@@ -1,9 +1,7 @@
 import { injectable } from "tsyringe";
 import { z } from "zod";
 import { readSettings } from "../core/config";
-import { RUN_MODE } from "../core/constants";
-import type { Initializer } from "../core/initializer";
-import { providedOrMade } from "../core/provided-or-made";
+import { StoreInitializer } from "../core/store-initializer";
 import { HeraldServer } from "../core/server";
 import { MemoryRateLimitStore } from "./memory-rate-limit-store";
 import { RATE_LIMIT_STORE_TOKEN, RateLimitStore } from "./rate-limit-store";
@@ -20,27 +18,18 @@ const settingsSchema = z.object({
  * their middleware are built; its Redis connection opens at the first counted call.
  */
 @injectable()
-export class RateLimitInitializer implements Initializer {
+export class RateLimitInitializer extends StoreInitializer<RateLimitStore> {
   readonly name = "rate-limit";
-  readonly runModes = Object.values(RUN_MODE);
-  store!: RateLimitStore;
-  private ownsStore = false;
 
-  constructor(private readonly server: HeraldServer) {}
-
-  register(): void {
-    const { config, container, logger } = this.server;
-    const { value, owned } = providedOrMade(container, RATE_LIMIT_STORE_TOKEN, () => {
-      const { RATE_LIMIT_PREFIX } = readSettings(settingsSchema, config);
-      return config.redisUrl
-        ? new RedisRateLimitStore({ url: config.redisUrl, prefix: RATE_LIMIT_PREFIX ?? `${config.name}:ratelimit:`, logger })
-        : new MemoryRateLimitStore();
-    });
-    this.store = value;
-    this.ownsStore = owned;
+  constructor(server: HeraldServer) {
+    super(server, RATE_LIMIT_STORE_TOKEN);
   }
 
-  async stop(): Promise<void> {
-    if (this.ownsStore) await this.store.close();
+  protected make(): RateLimitStore {
+    const { config, logger } = this.server;
+    const { RATE_LIMIT_PREFIX } = readSettings(settingsSchema, config);
+    return config.redisUrl
+      ? new RedisRateLimitStore({ url: config.redisUrl, prefix: RATE_LIMIT_PREFIX ?? `${config.name}:ratelimit:`, logger })
+      : new MemoryRateLimitStore();
   }
 }
