@@ -34,6 +34,8 @@ export abstract class TaskOperations {
    * it fails without a retry. False for a job that has ended, or is unknown.
    */
   abstract cancel(queue: string, jobId: string, message: string): Promise<boolean>;
+  /** Forgets a job, whatever its state: a waiting one never runs. */
+  abstract remove(queue: string, jobId: string): Promise<void>;
   /** How long a job's outcome is kept after it ends (TASKS_RESULT_TTL), in milliseconds. */
   abstract readonly resultTtlMs: number;
 }

@@ -49,6 +49,9 @@ export type TasksOperation =
   | { name: "schedules" }
   | { name: "failed"; queue: string; limit: number }
   | { name: "retry"; queue: string; jobId: string }
+  | { name: "job"; queue: string; jobId: string }
+  | { name: "cancel"; queue: string; jobId: string }
+  | { name: "remove"; queue: string; jobId: string }
   /** `params`: the JSON text of `--params`, read where the operation runs. */
   | { name: "enqueue"; action: string; params?: string; options: { delayMs?: number; jobId?: string } };
 

@@ -21,6 +21,10 @@ function parseParams(text: string | undefined): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+function unknownJob(queue: string, jobId: string): TypedError {
+  return new TypedError({ message: `Queue "${queue}" has no job "${jobId}"`, type: ErrorType.CONNECTION_NOT_FOUND, key: "jobId", value: jobId });
+}
+
 /** Runs one `herald tasks` operation on a queue's operations: this process's, or the running server's. */
 export async function runTasksOperation(tasks: TaskOperations, operation: TasksOperation): Promise<unknown> {
   switch (operation.name) {
@@ -32,6 +36,16 @@ export async function runTasksOperation(tasks: TaskOperations, operation: TasksO
       return tasks.failed(operation.queue, { limit: operation.limit });
     case "retry":
       return { retried: await tasks.retry(operation.queue, operation.jobId) };
+    case "job": {
+      const job = await tasks.getJob(operation.queue, operation.jobId);
+      if (!job) throw unknownJob(operation.queue, operation.jobId);
+      return job;
+    }
+    case "cancel":
+      return { cancelled: await tasks.cancel(operation.queue, operation.jobId, "Cancelled from the command line") };
+    case "remove":
+      await tasks.remove(operation.queue, operation.jobId);
+      return { removed: true };
     case "enqueue":
       return { jobId: await tasks.enqueue(operation.action, parseParams(operation.params), operation.options) };
   }
@@ -69,6 +83,15 @@ export function registerTasksCommand(program: Argv, app: CliAppOptions, quiet: b
       .command("retry <queue> <jobId>", "Queue a failed job again", {}, (args) =>
         run({ name: "retry", queue: String(args.queue), jobId: String(args.jobId) }, args.verbose),
       )
+      .command("job <queue> <jobId>", "A job as it stands: status, attempts, progress, result or error", {}, (args) =>
+        run({ name: "job", queue: String(args.queue), jobId: String(args.jobId) }, args.verbose),
+      )
+      .command("cancel <queue> <jobId>", "Stop a job: remove it while it waits, abort it while it runs", {}, (args) =>
+        run({ name: "cancel", queue: String(args.queue), jobId: String(args.jobId) }, args.verbose),
+      )
+      .command("remove <queue> <jobId>", "Forget a job, a failed one included", {}, (args) =>
+        run({ name: "remove", queue: String(args.queue), jobId: String(args.jobId) }, args.verbose),
+      )
       .command(
         "enqueue <action>",
         "Queue one run of a task action",
@@ -91,6 +114,6 @@ export function registerTasksCommand(program: Argv, app: CliAppOptions, quiet: b
             args.verbose,
           ),
       )
-      .demandCommand(1, "Name a tasks command: stats, failed, retry or enqueue"),
+      .demandCommand(1, "Name a tasks command: stats, schedules, failed, retry, job, cancel, remove or enqueue"),
   );
 }

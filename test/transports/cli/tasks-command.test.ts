@@ -52,3 +52,23 @@ test("tasks schedules lists each task that runs by itself, by frequency or cron,
   ]);
   for (const schedule of schedules) expect(Date.parse(schedule.nextRun)).toBeGreaterThan(before);
 });
+
+test("tasks job shows a job as it stands; tasks cancel removes it while it waits; tasks remove forgets one; an unknown job is 404", async () => {
+  // No worker runs here: a queued job waits.
+  const queue = async () => JSON.parse((await herald(["tasks", "enqueue", "jobs:record", "--params", '{"label":"to-cancel"}', "-q"], { cwd, env })).stdout).response.jobId as string;
+  const waiting = await queue();
+  const shown = await herald(["tasks", "job", "work", waiting, "-q"], { cwd, env });
+  expect(shown.code).toBe(0);
+  expect(JSON.parse(shown.stdout).response).toMatchObject({ id: waiting, queue: "work", action: "jobs:record", status: "waiting", params: { label: "to-cancel" } });
+
+  const cancelled = await herald(["tasks", "cancel", "work", waiting, "-q"], { cwd, env });
+  expect(JSON.parse(cancelled.stdout)).toEqual({ response: { cancelled: true } });
+  const gone = await herald(["tasks", "job", "work", waiting, "-q"], { cwd, env });
+  expect(gone.code).toBe(1);
+  expect(JSON.parse(gone.stdout).error).toMatchObject({ type: "CONNECTION_NOT_FOUND", key: "jobId" });
+  expect(JSON.parse((await herald(["tasks", "cancel", "work", waiting, "-q"], { cwd, env })).stdout)).toEqual({ response: { cancelled: false } });
+
+  const removed = await queue();
+  expect(JSON.parse((await herald(["tasks", "remove", "work", removed, "-q"], { cwd, env })).stdout)).toEqual({ response: { removed: true } });
+  expect((await herald(["tasks", "job", "work", removed, "-q"], { cwd, env })).code).toBe(1);
+});
