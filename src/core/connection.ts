@@ -62,6 +62,12 @@ export interface ConnectionInit {
 }
 
 let readResponseHeadersIfSet: (connection: Connection) => Record<string, string> | undefined;
+let readAnswered: (connection: Connection) => Readonly<Record<string, RawAnswer>>;
+
+/** The answers a call's `ask` has read so far: for a call whose run goes on elsewhere (an MCP task's job), which must not ask them again. */
+export function answersRead(connection: Connection): Readonly<Record<string, RawAnswer>> {
+  return readAnswered(connection);
+}
 
 /** The response headers a call set, without making the record when it set none: for the HTTP transport. */
 export function responseHeadersIfSet(connection: Connection): Record<string, string> | undefined {
@@ -125,6 +131,7 @@ export class Connection {
 
   static {
     readResponseHeadersIfSet = (connection) => connection.#responseHeaders;
+    readAnswered = (connection) => ({ ...connection.#answered });
   }
 
   /**

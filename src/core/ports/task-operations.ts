@@ -1,3 +1,4 @@
+import type { JobInput } from "../asked-questions";
 import type { ErrorBody } from "../error-body";
 import { tokenFor } from "../token-for";
 
@@ -12,6 +13,8 @@ export interface JobOutcome {
   error?: ErrorBody["error"];
   /** What the job last reported (`connection.reportProgress`). */
   progress?: { progress: number; total?: number; message?: string };
+  /** What the job may ask its caller, for one that may. */
+  input?: JobInput;
 }
 
 /**
@@ -19,7 +22,9 @@ export interface JobOutcome {
  * reaches the task transport without importing it. The task transport registers its service here.
  */
 export abstract class TaskOperations {
-  abstract enqueue(actionName: string, params?: Record<string, unknown>, options?: { delayMs?: number; jobId?: string }): Promise<string>;
+  abstract enqueue(actionName: string, params?: Record<string, unknown>, options?: { delayMs?: number; jobId?: string; retries?: number; input?: JobInput }): Promise<string>;
+  /** Runs again, with `answers`, a job that ended waiting for its caller's input; answers the new job's id. */
+  abstract resume(queue: string, jobId: string, answers: JobInput["answers"]): Promise<string>;
   abstract stats(queue?: string): Promise<Record<string, unknown>>;
   abstract failed(queue: string, options?: { limit?: number }): Promise<unknown[]>;
   abstract retry(queue: string, jobId: string): Promise<boolean>;

@@ -6,7 +6,7 @@ import { kindOf, type QuestionKind, type RawAnswer, type SampleAnswer } from "..
 const CAPABILITY: Record<QuestionKind, keyof ClientCapabilities> = { form: "elicitation", sample: "sampling", roots: "roots" };
 
 /** The SDK's view of one input response, as the answer the question's kind reads. */
-function answerIn(responses: Record<string, unknown> | undefined, key: string, kind: QuestionKind): RawAnswer | undefined {
+export function answerIn(responses: Record<string, unknown> | undefined, key: string, kind: QuestionKind): RawAnswer | undefined {
   const view = inputResponse(responses, key);
   if (kind === "form" && view.kind === "elicit") {
     return view.action === "accept" ? { action: "accept", content: view.content ?? {} } : { action: view.action };

@@ -10,7 +10,7 @@ import {
 import { markActionCall } from "../../core/access-log";
 import { appVersion } from "../../core/app-manifest";
 import { CONNECTION_TYPE, MCP_APP_MIME_TYPE } from "../../core/constants";
-import { Connection, flattenHeaders, type ConnectionInit } from "../../core/connection";
+import { answersRead, Connection, flattenHeaders, type ConnectionInit } from "../../core/connection";
 import { ErrorType } from "../../core/errors";
 import type { ActionResult } from "../../core/action-result";
 import type { RunInstead } from "../../core/call-outcome";
@@ -24,7 +24,7 @@ import { requestCaller } from "./request-caller";
 import { withinMcpSpan } from "./request-span";
 import { isMcpContent, isPromptBody, isResourceBody, promptResult, resourceResult, toolResult } from "./results";
 import { TaskAwareServer } from "./task-aware-server";
-import { declaresTasks, McpTasks, TASKS_EXTENSION, tasksCapabilityRequired } from "./tasks";
+import { askableKinds, declaresTasks, McpTasks, TASKS_EXTENSION, tasksCapabilityRequired } from "./tasks";
 import { z } from "zod";
 
 /** The refusals a sign-in cures. */
@@ -136,9 +136,10 @@ function serveTasks(mcp: TaskAwareServer, catalog: McpCatalog, tasks: McpTasks):
   mcp.setRequestHandler("tasks/update", { params: TaskParams }, (params, ctx) =>
     withinMcpSpan(ctx, {}, async () => {
       declared(ctx, "tasks/update");
-      // No Herald task waits for input (yet): an update has nothing to deliver to.
-      await tasks.get(params.taskId, connectionFor(ctx), toolOf);
-      throw invalidParams("The task is not waiting for input", { taskId: params.taskId });
+      // The SDK lifts a 2026-07-28 request's inputResponses out of its params.
+      const responses = (ctx.mcpReq.inputResponses ?? params.inputResponses) as Record<string, unknown> | undefined;
+      await tasks.update(params.taskId, responses, connectionFor(ctx));
+      return {};
     }),
   );
 }
@@ -180,12 +181,16 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
     if (entry.taskSupport && tasks) {
       if (declaresTasks(ctx, mcp.getClientCapabilities())) {
         // The call is the task's creation: validated and through its middleware (rate limits
-        // included) as any call, its run queues the job. A task is no CallToolResult:
-        // TaskAwareServer carries it past the SDK's result check.
-        const connection = connectionFor(ctx);
-        const runInstead = () => tasks.enqueue(entry, request.params.arguments);
+        // included) as any call, its run queues the job. What its middleware asked the caller
+        // before (rounds of input_required) goes to the job with it. A task is no
+        // CallToolResult: TaskAwareServer carries it past the SDK's result check.
+        const connection = connectionFor(ctx, asking.connectionInput(ctx, entry.registered.name));
+        const kinds = askableKinds(ctx, mcp.getClientCapabilities());
+        const runInstead = () => tasks.enqueue(entry, request.params.arguments, kinds, answersRead(connection));
         const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection, runInstead };
-        return runFor(herald, call, async (result) => (await tasks.created(entry, result, connection)) as CallToolResult);
+        return runFor<CallToolResult | InputRequiredResult>(herald, call, async (result) => {
+          return asking.inputRequired(result, ctx) ?? ((await tasks.created(entry, result, connection)) as CallToolResult);
+        });
       }
       if (entry.taskSupport === "required") throw tasksCapabilityRequired(`The tool "${request.params.name}"`);
     }

@@ -1,4 +1,16 @@
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequests,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { askedKindOf, type AskedQuestion } from "../../core/asked-questions";
+import type { QuestionKind, RawAnswer } from "../../core/questions";
+import { answerIn } from "./caller-input";
 import type { ActionResult } from "../../core/action-result";
 import { MCP_RESPONSE_FORMAT } from "../../core/constants";
 import { callerScope } from "../../core/caller-scope";
@@ -18,7 +30,29 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** How often a client is asked to poll `tasks/get`. */
 const POLL_INTERVAL_MS = 500;
 
-type TaskStatus = "working" | "completed" | "failed" | "cancelled";
+type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** The client capability each kind of question needs. */
+const CAPABILITY_OF: Record<QuestionKind, "elicitation" | "sampling" | "roots"> = { form: "elicitation", sample: "sampling", roots: "roots" };
+
+/**
+ * What a task's job asked, as its error body's value carries it (job-runner.ts): the questions
+ * still open, and the answers the job had read.
+ */
+interface AskedValue {
+  keys: string[];
+  questions: Record<string, AskedQuestion>;
+  answered: Record<string, RawAnswer>;
+}
+
+/**
+ * A task whose job asked: the job that answers for it now (a resumed task's is a new one), and
+ * the answers `tasks/update` has brought to its open questions so far.
+ */
+interface TaskState {
+  jobId: string;
+  answers: Record<string, RawAnswer>;
+}
 
 /** The envelope a task's results share: CreateTaskResult's fields, and DetailedTask's base. */
 interface TaskFields {
@@ -28,6 +62,30 @@ interface TaskFields {
   lastUpdatedAt: string;
   ttlMs: number;
   pollIntervalMs: number;
+}
+
+/** The capabilities the request declares (2026-07-28 `_meta`), or the session's (a 2025-era handshake). */
+function declaredCapabilities(ctx: ServerContext, sessionCapabilities: ClientCapabilities | undefined): ClientCapabilities {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? sessionCapabilities ?? {};
+}
+
+/** The kinds of questions a task's job may ask: those whose capability the creating request declared. */
+export function askableKinds(ctx: ServerContext, sessionCapabilities: ClientCapabilities | undefined): QuestionKind[] {
+  const declared = declaredCapabilities(ctx, sessionCapabilities);
+  return (Object.keys(CAPABILITY_OF) as QuestionKind[]).filter((kind) => declared[CAPABILITY_OF[kind]] !== undefined);
+}
+
+function askedValueOf(job: JobOutcome | undefined): AskedValue | undefined {
+  const value = job?.status === "failed" && job.error?.type === ErrorType.CONNECTION_INPUT_REQUIRED ? (job.error.value as Partial<AskedValue> | undefined) : undefined;
+  return value?.questions ? (value as AskedValue) : undefined;
+}
+
+/** One asked question as the embedded request the client fulfils, built by the SDK's own helpers. */
+function inputRequestOf(question: AskedQuestion): InputRequests[string] {
+  if ("form" in question) return inputRequired.elicit({ message: question.form.message, requestedSchema: question.form.schema as never });
+  if ("sample" in question) return inputRequired.createMessage(question.sample);
+  return inputRequired.listRoots();
 }
 
 /** Whether the request (or, for a 2025-era session, its handshake) declared the tasks extension. */
@@ -72,9 +130,9 @@ export class McpTasks {
     this.ids = new TaskIds(signingKey);
   }
 
-  /** Queues the tool's call as a job: the run of the call that creates the task. */
-  enqueue(entry: ToolEntry, params: unknown): Promise<string> {
-    return this.jobs.enqueue(entry.registered.name, (params ?? {}) as Record<string, unknown>);
+  /** Queues the tool's call as a job, which may ask questions of `kinds`: the run of the call that creates the task. */
+  enqueue(entry: ToolEntry, params: unknown, kinds: QuestionKind[], answers: Readonly<Record<string, RawAnswer>>): Promise<string> {
+    return this.jobs.enqueue(entry.registered.name, (params ?? {}) as Record<string, unknown>, { input: { kinds, answers: { ...answers } } });
   }
 
   /** The answer to the call that queued the job: the task, or the call's refusal as a tool result. */
@@ -89,10 +147,16 @@ export class McpTasks {
   /** `tasks/get`: the task as it stands, with the tool's result once completed, or the error once failed. */
   async get(taskId: unknown, connection: Connection, entryOf: (actionName: string) => ToolEntry | undefined): Promise<Record<string, unknown>> {
     const reference = this.referenceOf(taskId, connection);
-    const job = await this.jobs.getJob(reference.queue, reference.jobId);
+    const state = await this.stateOf(taskId as string);
+    const job = await this.jobs.getJob(reference.queue, state?.jobId ?? reference.jobId);
     const cancelled = await this.isCancelled(taskId as string);
     const status = cancelled ? "cancelled" : statusOf(job);
     const fields = this.fields(taskId as string, status, reference.createdAt);
+    if (status === "input_required") {
+      const { questions } = askedValueOf(job)!;
+      const open = Object.entries(questions).filter(([key]) => !(state?.answers && key in state.answers));
+      return { ...fields, inputRequests: Object.fromEntries(open.map(([key, question]) => [key, inputRequestOf(question)])) };
+    }
     if (status === "completed") {
       const result = await this.toolResultOf(job!, entryOf(job!.action));
       return { ...fields, result };
@@ -108,10 +172,37 @@ export class McpTasks {
   /** `tasks/cancel`: marks the task cancelled and stops its job; a task already ended stays as it ended. */
   async cancel(taskId: unknown, connection: Connection): Promise<void> {
     const reference = this.referenceOf(taskId, connection);
-    const job = await this.jobs.getJob(reference.queue, reference.jobId);
-    if (job && statusOf(job) !== "working") return;
+    const jobId = (await this.stateOf(taskId as string))?.jobId ?? reference.jobId;
+    const job = await this.jobs.getJob(reference.queue, jobId);
+    const status = job && statusOf(job);
+    if (status && status !== "working" && status !== "input_required") return;
     await this.marks.claim(this.markKey(taskId as string), "cancelled", this.jobs.resultTtlMs);
-    await this.jobs.cancel(reference.queue, reference.jobId, "The task was cancelled");
+    await this.jobs.cancel(reference.queue, jobId, "The task was cancelled");
+  }
+
+  /**
+   * `tasks/update`: the client's answers to the open questions of a task waiting for input. Once
+   * every open question has one, the job runs again with them (a new job, which the task follows);
+   * until then the task keeps waiting for the rest.
+   */
+  async update(taskId: unknown, inputResponses: Record<string, unknown> | undefined, connection: Connection): Promise<void> {
+    const reference = this.referenceOf(taskId, connection);
+    const stateText = await this.marks.read(this.stateKey(taskId as string));
+    const state = stateText === undefined ? undefined : (JSON.parse(stateText) as TaskState);
+    const jobId = state?.jobId ?? reference.jobId;
+    const job = await this.jobs.getJob(reference.queue, jobId);
+    const asked = (await this.isCancelled(taskId as string)) ? undefined : askedValueOf(job);
+    if (!asked) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "The task is not waiting for input", { taskId });
+    const answers = { ...state?.answers };
+    for (const [key, question] of Object.entries(asked.questions)) {
+      const answer = answerIn(inputResponses, key, askedKindOf(question));
+      if (answer) answers[key] = answer;
+    }
+    const complete = Object.keys(asked.questions).every((key) => key in answers);
+    const next: TaskState = complete
+      ? { jobId: await this.jobs.resume(reference.queue, jobId, { ...asked.answered, ...answers }), answers: {} }
+      : { jobId, answers };
+    await this.saveState(taskId as string, stateText, next);
   }
 
   private referenceOf(taskId: unknown, connection: Connection) {
@@ -123,6 +214,22 @@ export class McpTasks {
 
   private async isCancelled(taskId: string): Promise<boolean> {
     return (await this.marks.read(this.markKey(taskId))) === "cancelled";
+  }
+
+  private async stateOf(taskId: string): Promise<TaskState | undefined> {
+    const text = await this.marks.read(this.stateKey(taskId));
+    return text === undefined ? undefined : (JSON.parse(text) as TaskState);
+  }
+
+  /** Replaces the task's state, if it is still `before`: of two updates at once, the first wins. */
+  private async saveState(taskId: string, before: string | undefined, state: TaskState): Promise<void> {
+    const text = JSON.stringify(state);
+    if (before === undefined) await this.marks.claim(this.stateKey(taskId), text, this.jobs.resultTtlMs);
+    else await this.marks.settle(this.stateKey(taskId), before, text, this.jobs.resultTtlMs);
+  }
+
+  private stateKey(taskId: string): string {
+    return `mcp-task-state:${taskId}`;
   }
 
   private markKey(taskId: string): string {
@@ -166,6 +273,7 @@ function statusOf(job: JobOutcome | undefined): TaskStatus {
   if (!job) return "failed";
   if (job.status === "succeeded") return "completed";
   if (job.status !== "failed") return "working";
+  if (askedValueOf(job)) return "input_required";
   const error = job.error!;
   if (isClientGone(new TypedError({ message: error.message, type: error.type as ErrorType }))) return "cancelled";
   return new TypedError({ message: error.message, type: error.type as ErrorType }).status >= 500 ? "failed" : "completed";

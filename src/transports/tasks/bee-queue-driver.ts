@@ -391,5 +391,6 @@ function toInfo(queue: string, id: string, payload: JobPayload, status: JobStatu
     ...(status === "succeeded" ? { result: record?.result ?? null } : {}),
     ...(record?.error ? { error: record.error } : {}),
     ...(payload.fanOut ? { fanOut: payload.fanOut } : {}),
+    ...(payload.input ? { input: payload.input } : {}),
   };
 }

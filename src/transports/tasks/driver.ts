@@ -1,3 +1,4 @@
+import type { JobInput } from "../../core/asked-questions";
 import type { RedisPersistence } from "./redis-persistence";
 import type { ErrorBody } from "../../core/error-body";
 import type { TraceCarrier } from "../../core/tracing";
@@ -16,6 +17,8 @@ export interface JobPayload {
   idClaimed?: true;
   /** The trace context of the `send` span that queued it, when tracing was on: its runs are that span's children. */
   trace?: TraceCarrier;
+  /** Set on a job that may ask its caller for input (an MCP task's): what the caller can answer, and has. */
+  input?: JobInput;
 }
 
 export interface Backoff {
@@ -60,6 +63,8 @@ export interface JobInfo {
   fanOut?: { id: string; index: number };
   /** What the job last reported of its progress, kept as long as the job. */
   progress?: JobProgress;
+  /** What the job may ask its caller, for a job that may (see JobPayload.input). */
+  input?: JobInput;
 }
 
 export interface QueueStats {

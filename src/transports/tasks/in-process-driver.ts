@@ -236,6 +236,7 @@ export class InProcessDriver implements QueueDriver {
       ...(job.progress ? { progress: job.progress } : {}),
       ...(job.error ? { error: job.error } : {}),
       ...(payload.fanOut ? { fanOut: payload.fanOut } : {}),
+      ...(payload.input ? { input: payload.input } : {}),
     });
   }
 

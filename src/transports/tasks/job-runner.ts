@@ -1,4 +1,8 @@
+import { askedQuestions, type JobInput } from "../../core/asked-questions";
+import type { CallerInput } from "../../core/caller-input";
 import { CONNECTION_TYPE } from "../../core/constants";
+import { isInputRequired } from "../../core/input-required";
+import { kindOf, type QuestionKind, type Questions, type RawAnswer } from "../../core/questions";
 import { Connection } from "../../core/connection";
 import type { TypedError } from "../../core/errors";
 import { isUnencodableResponse } from "../../core/response-encoder";
@@ -28,6 +32,27 @@ export function isRetryable(error: TypedError): boolean {
   return error.status >= 500 || error.status === 429;
 }
 
+/** An answer, if it is one of the kind the question needs. */
+function answerOfKind(answer: RawAnswer | undefined, kind: QuestionKind): RawAnswer | undefined {
+  if (!answer) return undefined;
+  const fits = kind === "form" ? "action" in answer : kind === "sample" ? "role" in answer : "roots" in answer;
+  return fits ? answer : undefined;
+}
+
+/** Whether every question is of a kind the job's caller can answer. */
+function asksOnly(questions: Questions, kinds: readonly QuestionKind[]): boolean {
+  return Object.values(questions).every((question) => kinds.includes(kindOf(question)));
+}
+
+/** A job's caller as `connection.ask` reads it: answers brought by the job, questions of the kinds it can answer. */
+function jobCallerInput(input: JobInput): CallerInput {
+  return {
+    retries: true,
+    canAnswer: (kind) => input.kinds.includes(kind),
+    answerOf: (key, question) => answerOfKind(input.answers[key], kindOf(question)),
+  };
+}
+
 /** Runs each job through the one pipeline, on a `task` connection; an error fails the attempt. */
 export function jobRunner(server: HeraldServer, messagingSystem: string): JobHandler {
   return (job) => processingJob(job, messagingSystem, () => runJob(server, job));
@@ -35,7 +60,13 @@ export function jobRunner(server: HeraldServer, messagingSystem: string): JobHan
 
 /** One attempt of a job: the call's answer is its result, its error the attempt's failure. */
 async function runJob(server: HeraldServer, job: RunningJob): Promise<unknown> {
-  const connection = new Connection({ type: CONNECTION_TYPE.task, id: job.id, progressReporter: (progress) => job.reportProgress(progress) });
+  const { input } = job.payload;
+  const connection = new Connection({
+    type: CONNECTION_TYPE.task,
+    id: job.id,
+    progressReporter: (progress) => job.reportProgress(progress),
+    ...(input ? { callerInput: jobCallerInput(input) } : {}),
+  });
   const state: TaskJobState = {
     queue: job.queue,
     jobId: job.id,
@@ -50,6 +81,11 @@ async function runJob(server: HeraldServer, job: RunningJob): Promise<unknown> {
     logFields: { jobId: job.id, queue: job.queue },
   });
   if (answer.kind === "json") return JSON.parse(answer.text) as unknown;
+  // Questions a job's caller can answer end it waiting for them: they leave with the job, as JSON.
+  if (answer.kind === "error" && isInputRequired(answer.error) && answer.error.askable && input && asksOnly(answer.error.questions, input.kinds)) {
+    const { questions, answered } = answer.error;
+    throw new JobFailure({ ...answer.body.error, value: { keys: Object.keys(questions), questions: askedQuestions(questions), answered } }, false);
+  }
   if (answer.kind === "error") throw new JobFailure(answer.body.error, isRetryable(answer.error) && !isUnencodableResponse(answer.error));
   // A worker frames nothing and tasks do not stream (task-workers-initializer.ts refuses them at boot).
   throw new Error(`${job.payload.action}: a ${answer.kind} answer cannot be a job's result`);

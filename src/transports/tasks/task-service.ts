@@ -6,7 +6,8 @@ import { CONNECTION_TYPE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import { redactSecrets } from "../../core/secret";
-import type { Backoff, FanOutProgress, JobInfo, NewJob, QueueDriver, QueueStats } from "./driver";
+import type { JobInput } from "../../core/asked-questions";
+import type { Backoff, FanOutProgress, JobInfo, JobPayload, NewJob, QueueDriver, QueueStats } from "./driver";
 import { messagingSystem, sendingJobs } from "./job-spans";
 import { describeSchedule, recurrenceOf } from "./schedules";
 import { TaskRuntime } from "./runtime";
@@ -27,9 +28,14 @@ export interface EnqueueOptions {
    * is refused (422). Keys are the app's own, shared by every process on its Redis.
    */
   idempotencyKey?: string;
+  /**
+   * Lets the job ask its caller for input (`connection.ask`), as an MCP task's may: questions of
+   * these kinds end the job waiting for their answers (see `resume`); any other is refused 422.
+   */
+  input?: JobInput;
 }
 
-export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs" | "idempotencyKey"> {
+export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs" | "idempotencyKey" | "input"> {
   /** Makes the fan-out idempotent: calling again with the same id queues no child twice. */
   id?: string;
 }
@@ -67,13 +73,25 @@ export class TaskService implements TaskOperations {
     return id;
   }
 
+  /**
+   * Runs again a job that ended waiting for its caller's input, with `answers` (those it had
+   * before, and the new ones): a new job of the same action and params, whose id it answers.
+   */
+  async resume(queue: string, jobId: string, answers: JobInput["answers"]): Promise<string> {
+    const job = await (await this.appQueue()).getJob(queue, jobId);
+    if (!job?.input || job.status !== "failed") {
+      throw new TypedError({ message: `Job "${jobId}" of queue "${queue}" is not waiting for input`, type: ErrorType.CONNECTION_CONFLICT, key: "jobId", value: jobId });
+    }
+    return this.enqueueOnce(job.action, job.params, { input: { kinds: job.input.kinds, answers } });
+  }
+
   private async enqueueOnce(actionName: string, params: Params, options: Omit<EnqueueOptions, "idempotencyKey">): Promise<string> {
     const registered = this.taskAction(actionName);
     await this.validate(registered, params);
     const { action } = registered;
     const driver = await this.openForJobs();
     const queue = action.task!.queue;
-    const payload = { action: action.name, params: asJson(params) };
+    const payload: JobPayload = { action: action.name, params: asJson(params), ...(options.input ? { input: options.input } : {}) };
     const jobOptions = this.jobOptions(options);
     const [id] = await sendingJobs(queue, messagingSystem(driver.kind), 1, (trace) =>
       driver.enqueue(queue, [{ payload: trace ? { ...payload, trace } : payload, ...jobOptions }]),

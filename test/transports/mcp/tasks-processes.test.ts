@@ -51,6 +51,19 @@ test("with one MCP_REQUEST_STATE_KEY, a task made through one process is read an
   await waitFor(() => logsOf("client gone").length === 1);
 }, HOOK_TIMEOUT);
 
+test("a task waiting for input is answered through another process, whose job runs it to its end", async () => {
+  const key = "u".repeat(32);
+  const [one, two] = await Promise.all([start({ MCP_REQUEST_STATE_KEY: key }), start({ MCP_REQUEST_STATE_KEY: key })]);
+  const askable = { capabilities: { elicitation: {}, extensions: { [TASKS]: {} } } };
+  const task = (await rpc(`${one!.url}/mcp`, "tools/call", { name: "asking", arguments: {} }, askable)).result!;
+  await waitFor(async () => (await rpc(`${two!.url}/mcp`, "tasks/get", { taskId: task.taskId }, askable)).result?.status === "input_required");
+  const ack = await rpc(`${two!.url}/mcp`, "tasks/update", { taskId: task.taskId, inputResponses: { who: { action: "accept", content: { name: "Ada" } } } }, askable);
+  expect(ack.result).toMatchObject({ resultType: "complete" });
+  let done: RpcAnswer | undefined;
+  await waitFor(async () => (done = await rpc(`${one!.url}/mcp`, "tasks/get", { taskId: task.taskId }, askable)).result?.status === "completed");
+  expect(done!.result!.result.structuredContent).toEqual({ greeting: "Hello, Ada!" });
+}, HOOK_TIMEOUT);
+
 test("without it (outside production), each process signs its own task ids: another process knows none of them", async () => {
   const [one, two] = await Promise.all([start({}), start({})]);
   const created = await rpc(`${one!.url}/mcp`, "tools/call", { name: "slow", arguments: { ms: 0 } }, WITH_TASKS);

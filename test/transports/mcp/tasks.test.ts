@@ -144,11 +144,78 @@ test("a task id is the caller's own: another address, a tampered id or a made-up
   }
 });
 
-test("the removed v1 methods are not served (-32601); tasks/update has no input to deliver", async () => {
+test("the removed v1 methods are not served (-32601); tasks/update of a task that waits for nothing is -32602", async () => {
   expect((await rpc(url, "tasks/result", { taskId: "x" }, WITH_TASKS)).error).toMatchObject({ code: -32601 });
   expect((await rpc(url, "tasks/list", {}, WITH_TASKS)).error).toMatchObject({ code: -32601 });
   const task = (await call("slow", { ms: 0 })).result!;
+  await settled(task.taskId);
   expect((await rpc(url, "tasks/update", { taskId: task.taskId, inputResponses: {} }, WITH_TASKS)).error).toMatchObject({ code: -32602 });
+});
+
+describe("a job that asks its caller (connection.ask)", () => {
+  const ASKABLE: Parameters<typeof rpc>[3] = { capabilities: { elicitation: {}, extensions: { [TASKS]: {} } } };
+  const getAskable = (taskId: string) => rpc(url, "tasks/get", { taskId }, ASKABLE);
+  const update = (taskId: string, inputResponses: Record<string, unknown>) => rpc(url, "tasks/update", { taskId, inputResponses }, ASKABLE);
+  const accept = (name: string) => ({ action: "accept", content: { name } });
+
+  async function waiting(taskId: string): Promise<Record<string, any>> {
+    let answer: RpcAnswer | undefined;
+    await waitFor(async () => (answer = await getAskable(taskId)).result?.status === "input_required");
+    return answer!.result!;
+  }
+
+  test("turns the task input_required with its questions; tasks/update answers them and the job runs again to its end", async () => {
+    const task = (await rpc(url, "tools/call", { name: "asking", arguments: {} }, ASKABLE)).result!;
+    const asked = await waiting(task.taskId);
+    expect(asked.inputRequests).toEqual({
+      who: { method: "elicitation/create", params: { mode: "form", message: "Who?", requestedSchema: { type: "object", properties: { name: { type: "string", minLength: 1 } }, required: ["name"] } } },
+    });
+    expect(asked).not.toHaveProperty("requestState");
+    const ack = await update(task.taskId, { who: accept("Ada") });
+    expect(ack.result).toMatchObject({ resultType: "complete" });
+    expect(ack.result).not.toHaveProperty("status");
+    let done: RpcAnswer | undefined;
+    await waitFor(async () => (done = await getAskable(task.taskId)).result?.status === "completed");
+    expect(done!.result!.result.structuredContent).toEqual({ greeting: "Hello, Ada!" });
+  });
+
+  test("answered one at a time, the task waits for the rest, showing only the open questions", async () => {
+    const task = (await rpc(url, "tools/call", { name: "asking", arguments: { twice: true } }, ASKABLE)).result!;
+    expect(Object.keys((await waiting(task.taskId)).inputRequests).sort()).toEqual(["first", "second"]);
+    await update(task.taskId, { first: accept("Ada") });
+    const half = (await getAskable(task.taskId)).result!;
+    expect(half.status).toBe("input_required");
+    expect(Object.keys(half.inputRequests)).toEqual(["second"]);
+    await update(task.taskId, { second: accept("Grace") });
+    let done: RpcAnswer | undefined;
+    await waitFor(async () => (done = await getAskable(task.taskId)).result?.status === "completed");
+    expect(done!.result!.result.structuredContent).toEqual({ greeting: "Hello, Ada and Grace!" });
+  });
+
+  test("an answer its form refuses is asked for again", async () => {
+    const task = (await rpc(url, "tools/call", { name: "asking", arguments: {} }, ASKABLE)).result!;
+    await waiting(task.taskId);
+    await update(task.taskId, { who: accept("") });
+    // The job ran again, and asked again: the task waits once more.
+    const again = await waiting(task.taskId);
+    expect(Object.keys(again.inputRequests)).toEqual(["who"]);
+    await update(task.taskId, { who: accept("Ada") });
+    await waitFor(async () => (await getAskable(task.taskId)).result?.status === "completed");
+  });
+
+  test("a caller that declared no elicitation gets the tool's error: the job cannot ask it", async () => {
+    const refused = await settled((await call("asking", {})).result!.taskId);
+    expect(refused).toMatchObject({ status: "completed", result: { isError: true } });
+    expect(refused.result.structuredContent.error).toMatchObject({ type: "CONNECTION_INPUT_REQUIRED", value: { keys: ["who"] } });
+  });
+
+  test("a cancelled task that waits for input stays cancelled: tasks/update is refused", async () => {
+    const task = (await rpc(url, "tools/call", { name: "asking", arguments: {} }, ASKABLE)).result!;
+    await waiting(task.taskId);
+    expect((await rpc(url, "tasks/cancel", { taskId: task.taskId }, ASKABLE)).result).toMatchObject({ resultType: "complete" });
+    expect((await getAskable(task.taskId)).result!.status).toBe("cancelled");
+    expect((await update(task.taskId, { who: accept("Ada") })).error).toMatchObject({ code: -32602 });
+  });
 });
 
 test("mcp.taskSupport on an action without task stops the boot, naming the action", () => {
