@@ -59,6 +59,7 @@ const TEST_TIMEOUT = 60_000;
 const ACTIONS = [
   "message:create",
   "messages:cleanup",
+  "messages:export",
   "messages:list",
   "session:create",
   "session:destroy",
@@ -419,7 +420,7 @@ describe("background tasks", () => {
   const taskActions = () => ACTIONS.filter((name) => actionNamed(name).task);
 
   test("the sample app has task actions to test", () => {
-    expect(taskActions()).toEqual(["messages:cleanup"]);
+    expect(taskActions()).toEqual(["messages:cleanup", "messages:export"]);
   });
 
   test("TaskService.enqueue: spoiled params are refused with a typed client error, or the job succeeds or fails with one", async () => {
