@@ -116,12 +116,14 @@ test("a tool that needs a scope, called without a token, is 401 with the challen
   expect(challenge).toMatch(/^Bearer /);
   expect(challenge).toContain(`resource_metadata="${herald.url}/.well-known/oauth-protected-resource/mcp"`);
   expect(challenge).toContain('scope="notes:read"');
+  // RFC 6750 §3.1: a request that carried no token gets no error code, only where to sign in.
+  expect(challenge).not.toMatch(/error=|error_description=/);
 });
 
 test("a tool the app's middleware keeps for signed-in callers, called without a token, is 401 too, so the client signs in", async () => {
   const refused = await post(call("notes-mine", 3));
   expect(refused.status).toBe(401);
-  expect(refused.headers.get("www-authenticate")).toContain(`resource_metadata="${herald.url}/.well-known/oauth-protected-resource/mcp"`);
+  expect(refused.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${herald.url}/.well-known/oauth-protected-resource/mcp"`);
   expect(await refused.json()).toMatchObject({ error: "invalid_token", error_description: "Sign in to call notes-mine" });
   const allowed = await post(call("notes-mine", 4), { Authorization: `Bearer ${await token()}` });
   expect(allowed.status).toBe(200);

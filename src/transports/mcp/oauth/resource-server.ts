@@ -82,18 +82,35 @@ export class McpResourceServer {
 
   /** For a tool whose action refused a caller without a token as not signed in: the 401 to sign in from. */
   signInChallenge(toolName: string, host?: string): Challenge {
-    return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), { resourceMetadataUrl: this.metadataUrl(host) });
+    return withoutErrorCode(bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), { resourceMetadataUrl: this.metadataUrl(host) }));
   }
 
   /** For a tool that needs `scopes`: nothing when the token has them, else the 401 (no token) or 403 (too few scopes). */
   challengeFor(toolName: string, scopes: readonly string[], auth: AuthInfo | undefined, host?: string): Challenge | undefined {
     if (scopes.length === 0) return undefined;
     const options = { requiredScopes: [...scopes], resourceMetadataUrl: this.metadataUrl(host) };
-    if (!auth) return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), options);
+    if (!auth) return withoutErrorCode(bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, `Sign in to call ${toolName}`), options));
     const missing = scopes.filter((scope) => !auth.scopes.includes(scope));
     if (missing.length === 0) return undefined;
     return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, `${toolName} needs the scope ${missing.join(" ")}`), options);
   }
+}
+
+/** One auth-param of a challenge: a name, and a quoted string or a token. */
+const AUTH_PARAM = /([a-zA-Z_][\w-]*)=("(?:[^"\\]|\\.)*"|[^,\s]*)/g;
+
+/**
+ * The challenge to a request that carried no token: RFC 6750 §3.1 gives it no error code (the
+ * request is not wrong, it lacks credentials), only where to sign in. A bad token keeps its
+ * `invalid_token`.
+ */
+function withoutErrorCode(challenge: Challenge): Challenge {
+  const header = challenge.headers.get("www-authenticate");
+  if (!header) return challenge;
+  const headers = new Headers(challenge.headers);
+  const kept = [...header.slice("Bearer".length).matchAll(AUTH_PARAM)].filter(([, name]) => name !== "error" && name !== "error_description");
+  headers.set("www-authenticate", `Bearer ${kept.map(([param]) => param).join(", ")}`);
+  return new Response(challenge.body, { status: challenge.status, statusText: challenge.statusText, headers });
 }
 
 /** The token as an action's connection carries it. */
