@@ -70,6 +70,14 @@ test("each operation lists the errors its action and middleware declare, with He
   expect(JSON.stringify(signIn["429"])).toContain('"windowMs"');
 });
 
+test("the document lists every tag its operations use, each with a description naming its actions", async () => {
+  const document = await servedDocument();
+  const used = new Set(Object.values(document.paths!).flatMap((item) => Object.values(item).flatMap((operation) => (operation as { tags?: string[] }).tags ?? [])));
+  expect(document.tags!.map((tag) => tag.name)).toEqual([...used].sort());
+  expect(document.tags!.find((tag) => tag.name === "user")).toEqual({ name: "user", description: "The `user:create`, `user:edit`, `user:view` actions" });
+  expect(document.tags!.find((tag) => tag.name === "status")).toEqual({ name: "status", description: "The `status` action" });
+});
+
 test("an action the web may not call has no operation", async () => {
   const document = await servedDocument();
   expect(Object.keys(document.paths!).filter((path) => path.includes("cleanup"))).toEqual([]);
