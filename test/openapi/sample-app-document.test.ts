@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OpenAPIObject, ParameterObject } from "openapi3-ts/oas31";
@@ -76,6 +76,19 @@ test("the document lists every tag its operations use, each with a description n
   expect(document.tags!.map((tag) => tag.name)).toEqual([...used].sort());
   expect(document.tags!.find((tag) => tag.name === "user")).toEqual({ name: "user", description: "The `user:create`, `user:edit`, `user:view` actions" });
   expect(document.tags!.find((tag) => tag.name === "status")).toEqual({ name: "status", description: "The `status` action" });
+});
+
+test("docs/openapi.md shows the sample app's user:create as served: its bodies, responses, tag and security", async () => {
+  const page = readFileSync(join(__dirname, "../../docs/openapi.md"), "utf8");
+  const shown = JSON.parse(/becomes this operation \(abridged\):\n\n```json\n([\s\S]*?)\n```/.exec(page)![1]!) as OpenAPIObject;
+  const served = (await servedDocument()).paths!["/api/user"]!.put!;
+  const operation = shown.paths!["/api/user"]!.put!;
+  expect(operation.operationId).toBe(served.operationId);
+  expect(operation.tags).toEqual(served.tags);
+  expect(operation.security).toEqual(served.security);
+  const bodyTypes = (body: unknown) => Object.keys((body as { content: Record<string, unknown> }).content);
+  expect(bodyTypes(operation.requestBody)).toEqual(bodyTypes(served.requestBody));
+  expect(Object.keys(operation.responses!)).toEqual(Object.keys(served.responses!));
 });
 
 test("an action the web may not call has no operation", async () => {
