@@ -9,6 +9,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { Logger } from "../../core/logger";
 import { REQUEST_ID_HEADER } from "../../core/request-id";
 import type { McpCatalog } from "./catalog";
+import { envelopeRefusal } from "./envelope-bounds";
 import { InFlightCalls } from "./in-flight-calls";
 import { ListenStreamsPerCaller } from "./listen-streams-per-caller";
 import { connectionAuthOf, writeWebResponse, type McpResourceServer } from "./oauth/resource-server";
@@ -105,6 +106,13 @@ export class StreamableHttpEndpoint {
     });
     if (refusal) {
       replyJsonRpcError(response, 403, { code: -32000, message: refusal }, requestIdOf(request.body));
+      return;
+    }
+    const protocolVersion = request.headers["mcp-protocol-version"];
+    const malformed = request.method === "POST" ? envelopeRefusal(request.body, typeof protocolVersion === "string" ? protocolVersion : undefined) : undefined;
+    if (malformed) {
+      // -32600, Invalid Request, with no id: the id is what may be wrong.
+      replyJsonRpcError(response, 400, { code: -32600, message: malformed }, null);
       return;
     }
     const auth = this.resourceServer ? await this.checkToken(this.resourceServer, request, response) : undefined;

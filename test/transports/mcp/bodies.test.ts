@@ -24,6 +24,31 @@ test("malformed JSON is Herald's typed 400; a batch (a JSON array) reaches the M
   expect(await batch.text()).toContain('"math-add"');
 });
 
+test("a batch under a revision without batches (2025-06-18 and later) is refused -32600, as the specification removed them", async () => {
+  for (const version of ["2025-06-18", "2025-11-25", "2026-07-28"]) {
+    const response = await fetch(`${serverUrl()}/mcp`, {
+      method: "POST",
+      headers: { ...HEADERS, "MCP-Protocol-Version": version },
+      body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining(`MCP ${version} has no JSON-RPC batches`) } });
+  }
+});
+
+test("a JSON-RPC id longer than 256 characters is refused -32600 without being echoed; one of 256 is answered", async () => {
+  const refused = await post(JSON.stringify({ jsonrpc: "2.0", id: "x".repeat(257), method: "tools/list" }));
+  expect(refused.status).toBe(400);
+  const text = await refused.text();
+  expect(text).not.toContain("x".repeat(257));
+  expect(JSON.parse(text)).toMatchObject({ id: null, error: { code: -32600, message: "A JSON-RPC id is at most 256 characters" } });
+  const inBatch = await post(JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: "y".repeat(10_000), method: "tools/list" }]));
+  expect(inBatch.status).toBe(400);
+  const answered = await post(JSON.stringify({ jsonrpc: "2.0", id: "z".repeat(256), method: "tools/list" }));
+  expect(answered.status).toBe(200);
+  expect(await answered.text()).toContain("z".repeat(256));
+});
+
 test("a chunked body is answered 413 with Connection: close as it crosses the limit, while it is still being sent", async () => {
   const { hostname, port } = new URL(serverUrl());
   const answer = await new Promise<string>((resolve, reject) => {

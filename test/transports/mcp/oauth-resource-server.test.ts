@@ -152,8 +152,8 @@ test("a token without a tool's scope is 403 insufficient_scope, naming the scope
   expect(challenge).toContain('scope="notes:read notes:write"');
 });
 
-test("a batch cannot carry a scoped call past the check", async () => {
-  const response = await post([call("notes-public", 1), call("notes-write", 2)], { Authorization: `Bearer ${await token()}` });
+test("a batch (of 2025-03-26, the one revision with batches) cannot carry a scoped call past the check", async () => {
+  const response = await post([call("notes-public", 1), call("notes-write", 2)], { Authorization: `Bearer ${await token()}`, "Mcp-Protocol-Version": "2025-03-26" });
   expect(response.status).toBe(403);
 });
 
