@@ -107,9 +107,10 @@ export class McpCatalog {
   readonly apps = new Map<string, AppEntry>();
   private templates: Map<ResourceEntry, UriTemplate> | undefined;
 
-  constructor(registered: readonly RegisteredAction[]) {
+  /** `leaveOut`: actions this catalog's callers could never use (over stdio, those that need a sign-in). */
+  constructor(registered: readonly RegisteredAction[], options: { leaveOut?: (registered: RegisteredAction) => boolean } = {}) {
     // An action MCP may not call is no tool, resource or prompt: a call to it is one to an unknown name.
-    const actions = registered.filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.mcp));
+    const actions = registered.filter((entry) => allowsTransport(entry.action, CONNECTION_TYPE.mcp) && !options.leaveOut?.(entry));
     const exposed = actions.filter((registered) => registered.action.mcp?.tool !== false);
     const table = toolTable(exposed);
     for (const [name, registered] of table) {

@@ -1,5 +1,6 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { HeraldServer } from "../../core/server";
+import { needsSignedInCaller } from "../../core/signed-in-callers";
 import { McpAsking } from "./asking";
 import { McpCatalog } from "./catalog";
 import { buildMcpServer } from "./mcp-server";
@@ -12,7 +13,9 @@ import { readMcpSettings } from "./settings";
  * client disconnects.
  */
 export async function serveMcpOverStdio(herald: HeraldServer): Promise<void> {
-  const catalog = new McpCatalog(herald.registry.list());
+  // No one signs in over stdio: what only a signed-in caller may call is not offered.
+  const globalMiddleware = herald.dispatcher.globalMiddleware;
+  const catalog = new McpCatalog(herald.registry.list(), { leaveOut: (registered) => needsSignedInCaller([...globalMiddleware, ...registered.middleware]) });
   const asking = McpAsking.forStdio(readMcpSettings(herald.config).requestStateKey);
   const closed = new Promise<void>((resolve) => {
     process.stdin.once("end", () => resolve());

@@ -22,6 +22,9 @@ test("herald mcp serves the app over stdio, logs kept off stdout", async () => {
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["math-add", "report-weekly"]));
+    // No one can sign in over stdio: a tool whose middleware declares it refuses anonymous callers is not offered.
+    expect(tools.map((tool) => tool.name)).not.toContain("secure-data");
+    expect(await client.callTool({ name: "secure-data", arguments: {} }).catch((error: Error) => error.message)).toMatch(/Unknown tool "secure-data"/);
     const result = await client.callTool({ name: "math-add", arguments: { a: 1, b: 2 } });
     expect(result.structuredContent).toEqual({ sum: 3 });
     const invalid = await client.callTool({ name: "math-add", arguments: { a: 1 } });
