@@ -7,6 +7,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
 import { inputJsonSchema, outputJsonSchema } from "../../contract/json-schema";
+import { paramHeadersOf, type ParamHeader } from "./param-headers";
 import { toolNameOf, toolTable } from "./tool-names";
 
 export interface ToolEntry {
@@ -23,6 +24,8 @@ export interface ToolEntry {
   format: `${MCP_RESPONSE_FORMAT}`;
   /** Whether a call may be answered with a task (MCP's tasks extension): the action has `task`, and its `mcp.taskSupport` allows it. */
   taskSupport?: "optional" | "required";
+  /** Inputs a client mirrors into `Mcp-Param-*` headers (`x-mcp-header` in their schema, SEP-2243), checked against the body. */
+  paramHeaders?: ParamHeader[];
   /**
    * With `outputs`: whether `structuredContent` is `{ result: value }` (true) or the value itself,
    * as `outputSchema` says. Without: decided by each value (results.ts).
@@ -86,6 +89,15 @@ function toolOutput(outputs: ActionOutputs, streaming: boolean): { outputSchema:
 }
 
 /** What an action set looks like to MCP clients: tools, resources, templates, prompts, apps. */
+/**
+ * The JSON Schema dialect an action's inputs declare (`.meta({ $schema })`), which a tool's
+ * `inputSchema` keeps (SEP-1613); none is written otherwise, and 2020-12 is then the default.
+ */
+function dialectOf(inputs: z.ZodType | undefined): { $schema?: string } {
+  const dialect = (inputs?.meta() as { $schema?: unknown } | undefined)?.$schema;
+  return typeof dialect === "string" ? { $schema: dialect } : {};
+}
+
 /** How a tool takes tasks: only an action with `task` may, as its `mcp.taskSupport` says. */
 function taskSupportOf(registered: RegisteredAction): "optional" | "required" | undefined {
   const { action } = registered;
@@ -120,16 +132,18 @@ export class McpCatalog {
       const inputSchema = action.inputs ? inputJsonSchema(action.inputs) : { type: "object", properties: {} };
       const output = action.outputs && toolOutput(action.outputs, isStreamingAction(action));
       const taskSupport = taskSupportOf(registered);
+      const paramHeaders = paramHeadersOf(inputSchema as { properties?: unknown });
       this.tools.set(name, {
         registered,
         format: action.mcp?.responseFormat ?? MCP_RESPONSE_FORMAT.JSON,
         ...(output ? { wrapsResult: output.wrapsResult } : {}),
         ...(taskSupport ? { taskSupport } : {}),
+        ...(paramHeaders.length ? { paramHeaders } : {}),
         definition: {
           name,
           ...(action.mcp?.title ? { title: action.mcp.title } : {}),
           ...(action.description ? { description: action.description } : {}),
-          inputSchema: { ...inputSchema, type: "object" } as ToolEntry["definition"]["inputSchema"],
+          inputSchema: { ...dialectOf(action.inputs), ...inputSchema, type: "object" } as ToolEntry["definition"]["inputSchema"],
           ...(output ? { outputSchema: output.outputSchema } : {}),
           ...(app ? { _meta: { ui: { resourceUri: app.uri }, "ui/resourceUri": app.uri } } : {}),
           ...(taskSupport ? { execution: { taskSupport } } : {}),

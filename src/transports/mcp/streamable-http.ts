@@ -10,6 +10,7 @@ import type { Logger } from "../../core/logger";
 import { REQUEST_ID_HEADER } from "../../core/request-id";
 import type { McpCatalog } from "./catalog";
 import { envelopeRefusal } from "./envelope-bounds";
+import { paramHeaderMismatch } from "./param-headers";
 import { InFlightCalls } from "./in-flight-calls";
 import { ListenStreamsPerCaller } from "./listen-streams-per-caller";
 import { connectionAuthOf, writeWebResponse, type McpResourceServer } from "./oauth/resource-server";
@@ -23,6 +24,9 @@ import type { McpSettings } from "./settings";
  * bound on all streams with -32603, an internal error, which tells the client nothing.
  */
 const LISTEN_BOUND_ERROR_CODE = -32000;
+
+/** The first revision whose clients mirror `x-mcp-header` inputs into `Mcp-Param-*` headers; revisions are dates, compared as text. */
+const PARAM_HEADERS_SINCE = "2026-07-28";
 
 /** The id of a lone JSON-RPC request, for an error answered before the SDK reads it. */
 function requestIdOf(body: unknown): string | number | null {
@@ -115,6 +119,12 @@ export class StreamableHttpEndpoint {
       replyJsonRpcError(response, 400, { code: -32600, message: malformed }, null);
       return;
     }
+    const mismatch = this.paramHeaderMismatch(request);
+    if (mismatch) {
+      // As the SDK answers its own header checks: -32020, HeaderMismatch.
+      replyJsonRpcError(response, 400, { code: -32020, message: `Bad Request: the request headers and body disagree: ${mismatch.body}`, data: { mismatch } }, requestIdOf(request.body));
+      return;
+    }
     const auth = this.resourceServer ? await this.checkToken(this.resourceServer, request, response) : undefined;
     if (auth === false) return;
     const remoteAddress = this.callerAddress(request);
@@ -137,6 +147,17 @@ export class StreamableHttpEndpoint {
     };
     const serve = signInFor ? this.serveChallengeable : this.serve;
     await requestCaller.run(context, () => serve(request, response, request.body));
+  }
+
+  /** For a lone `tools/call` of a tool with `x-mcp-header` inputs: how its `Mcp-Param-*` headers disagree with its arguments. */
+  private paramHeaderMismatch(request: IncomingMessage & { body?: unknown }) {
+    const call = request.body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+    if (request.method !== "POST" || Array.isArray(request.body) || call?.method !== "tools/call" || typeof call.params?.name !== "string") return undefined;
+    // The headers are 2026-07-28's (SEP-2243): an earlier client sends none, and owes none.
+    const version = request.headers["mcp-protocol-version"];
+    if (typeof version !== "string" || version < PARAM_HEADERS_SINCE) return undefined;
+    const declarations = this.catalog.tools.get(call.params.name)?.paramHeaders;
+    return declarations?.length ? paramHeaderMismatch(declarations, call.params.arguments, request.headers) : undefined;
   }
 
   /**
