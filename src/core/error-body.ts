@@ -60,3 +60,9 @@ export function errorBody(error: TypedError, production: boolean): ErrorBody {
   if (!production && error.stack) body.stack = error.stack;
   return { error: body };
 }
+
+/** The TypedError an error body stands for, where only the body crossed (a stored answer, a job's failure). */
+export function typedErrorOf(body: ErrorBody["error"]): TypedError {
+  const { message, type, key, value, issues } = body;
+  return new TypedError({ message, type, ...(key === undefined ? {} : { key }), ...(value === undefined ? {} : { value }), ...(issues ? { issues } : {}) });
+}

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { ActionResult, Answer } from "./action-result";
 import { callerScope } from "./caller-scope";
 import type { Connection } from "./connection";
-import type { ErrorBody } from "./error-body";
+import { typedErrorOf, type ErrorBody } from "./error-body";
 import { ErrorStatusCodes, ErrorType, TypedError } from "./errors";
 import type { IdempotencyStore } from "./idempotency-store";
 import type { Logger } from "./logger";
@@ -93,8 +93,7 @@ function replayOf(record: Extract<KeyRecord, { state: "done" }>): IdempotencyCla
     return { kind: "replay", status: record.status, answer: { kind: "json", text: record.json }, response: JSON.parse(record.json) as unknown };
   }
   const body = record.error!;
-  const { message, type, key, value, issues } = body.error;
-  const error = new TypedError({ message, type, ...(key === undefined ? {} : { key }), ...(value === undefined ? {} : { value }), ...(issues ? { issues } : {}) });
+  const error = typedErrorOf(body.error);
   return { kind: "replay", status: record.status, answer: { kind: "error", error, body }, error };
 }
 

@@ -63,24 +63,25 @@ export class RedisIdempotencyStore extends IdempotencyStore {
   }
 
   async claim(key: string, value: string, holdMs: number): Promise<string | undefined> {
-    await this.connection.opened();
-    const held = await this.connection.command((client) => client.heraldIdempotencyClaim(this.prefix + key, value, Math.max(1, Math.ceil(holdMs))));
-    return held ?? undefined;
+    return (await this.send((client) => client.heraldIdempotencyClaim(this.prefix + key, value, Math.max(1, Math.ceil(holdMs))))) ?? undefined;
   }
 
   async settle(key: string, claimed: string, value: string, keepMs: number): Promise<void> {
-    await this.connection.opened();
-    await this.connection.command((client) => client.heraldIdempotencySettle(this.prefix + key, claimed, value, Math.max(1, Math.ceil(keepMs))));
+    await this.send((client) => client.heraldIdempotencySettle(this.prefix + key, claimed, value, Math.max(1, Math.ceil(keepMs))));
   }
 
   async read(key: string): Promise<string | undefined> {
-    await this.connection.opened();
-    return (await this.connection.command((client) => client.get(this.prefix + key))) ?? undefined;
+    return (await this.send((client) => client.get(this.prefix + key))) ?? undefined;
   }
 
   async release(key: string, claimed: string): Promise<void> {
+    await this.send((client) => client.heraldIdempotencyRelease(this.prefix + key, claimed));
+  }
+
+  /** One command, on the connection opened at first use; a Redis failure is CONNECTION_SERVICE_UNAVAILABLE. */
+  private async send<T>(command: (client: IdempotencyCommands) => Promise<T>): Promise<T> {
     await this.connection.opened();
-    await this.connection.command((client) => client.heraldIdempotencyRelease(this.prefix + key, claimed));
+    return this.connection.command(command);
   }
 
   async close(): Promise<void> {

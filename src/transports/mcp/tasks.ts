@@ -14,10 +14,9 @@ import { answerIn } from "./caller-input";
 import type { ActionResult } from "../../core/action-result";
 import { MCP_RESPONSE_FORMAT } from "../../core/constants";
 import { callerScope } from "../../core/caller-scope";
-import { isClientGone } from "../../core/client-gone";
 import type { Connection } from "../../core/connection";
-import type { ErrorBody } from "../../core/error-body";
-import { ErrorType, TypedError } from "../../core/errors";
+import { typedErrorOf, type ErrorBody } from "../../core/error-body";
+import { ErrorStatusCodes, ErrorType } from "../../core/errors";
 import type { IdempotencyStore } from "../../core/idempotency-store";
 import type { JobOutcome, TaskOperations } from "../../core/ports/task-operations";
 import type { ToolEntry } from "./catalog";
@@ -108,7 +107,7 @@ function unknownTask(taskId: unknown): ProtocolError {
 
 /** A job's error as the tool's answer: a refusal of the tool's own is a completed call that reports an error. */
 function errorResultOf(error: ErrorBody["error"]): ActionResult {
-  const typed = new TypedError({ message: error.message, type: error.type as ErrorType, ...(error.key ? { key: error.key } : {}) });
+  const typed = typedErrorOf(error);
   return { actionName: "", status: typed.status, durationMs: 0, error: typed, answer: { kind: "error", error: typed, body: { error } } };
 }
 
@@ -187,8 +186,7 @@ export class McpTasks {
    */
   async update(taskId: unknown, inputResponses: Record<string, unknown> | undefined, connection: Connection): Promise<void> {
     const reference = this.referenceOf(taskId, connection);
-    const stateText = await this.marks.read(this.stateKey(taskId as string));
-    const state = stateText === undefined ? undefined : (JSON.parse(stateText) as TaskState);
+    const { text: stateText, state } = await this.stateRecord(taskId as string);
     const jobId = state?.jobId ?? reference.jobId;
     const job = await this.jobs.getJob(reference.queue, jobId);
     const asked = (await this.isCancelled(taskId as string)) ? undefined : askedValueOf(job);
@@ -217,8 +215,13 @@ export class McpTasks {
   }
 
   private async stateOf(taskId: string): Promise<TaskState | undefined> {
+    return (await this.stateRecord(taskId)).state;
+  }
+
+  /** The task's state, and the text it is stored as, which a replacement must find unchanged (saveState). */
+  private async stateRecord(taskId: string): Promise<{ text: string | undefined; state: TaskState | undefined }> {
     const text = await this.marks.read(this.stateKey(taskId));
-    return text === undefined ? undefined : (JSON.parse(text) as TaskState);
+    return { text, state: text === undefined ? undefined : (JSON.parse(text) as TaskState) };
   }
 
   /** Replaces the task's state, if it is still `before`: of two updates at once, the first wins. */
@@ -275,6 +278,6 @@ function statusOf(job: JobOutcome | undefined): TaskStatus {
   if (job.status !== "failed") return "working";
   if (askedValueOf(job)) return "input_required";
   const error = job.error!;
-  if (isClientGone(new TypedError({ message: error.message, type: error.type as ErrorType }))) return "cancelled";
-  return new TypedError({ message: error.message, type: error.type as ErrorType }).status >= 500 ? "failed" : "completed";
+  if (error.type === ErrorType.CONNECTION_CLIENT_GONE) return "cancelled";
+  return (ErrorStatusCodes[error.type] ?? 500) >= 500 ? "failed" : "completed";
 }
