@@ -6,7 +6,7 @@ import { markdownReport, textReport } from "./lib/report";
 import { emptyResult, type BenchReport, type ScenarioResult } from "./lib/results";
 import { FULL, SMOKE, Scenario, ScenarioContext, ScenarioSkipped } from "./lib/scenario";
 import { majorOf, subjectNode, useSubjectNode } from "./lib/subject-node";
-import { HERALD_CLI, nodeFlags, REPO_ROOT, useOtherBuild } from "./lib/subjects";
+import { HERALD_CLI, profiling, REPO_ROOT, useOtherBuild } from "./lib/subjects";
 import { svgChart } from "./lib/svg";
 import { bootScenario } from "./scenarios/boot";
 import { cliScenario } from "./scenarios/cli";
@@ -66,7 +66,7 @@ async function main(): Promise<number> {
   if (options.profile) {
     const profiles = join(options.outDir, "profiles");
     mkdirSync(profiles, { recursive: true });
-    nodeFlags.herald.push("--cpu-prof", `--cpu-prof-dir=${profiles}`);
+    profiling.dir = profiles;
   }
   const mode = options.smoke ? "smoke" : "full";
   const scratchDir = mkdtempSync(join(tmpdir(), "herald-bench-"));

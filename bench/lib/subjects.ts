@@ -9,12 +9,18 @@ export const BENCH_APP = join(REPO_ROOT, "bench/app");
 /** Preloaded into servers whose memory is measured: SIGUSR2 runs a full GC first. */
 const GC_ON_SIGNAL = join(REPO_ROOT, "bench/servers/gc-on-signal.cjs");
 
-/** Extra node flags for every Herald server process (`--cpu-prof …` when profiling). */
-export interface NodeFlags {
-  herald: string[];
+/** Where `--profile` writes each subject's `.cpuprofile` files: a folder per subject under it; unset, nothing is profiled. */
+export const profiling: { dir?: string } = {};
+
+/** A folder name for a subject's label: "raw Express 5" → "raw-express-5". */
+export function profileFolderOf(label: string): string {
+  return label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 
-export const nodeFlags: NodeFlags = { herald: [] };
+/** `--cpu-prof` into the subject's own folder when profiling, so Herald's profile can be read beside its baseline's. */
+function profileFlags(label: string): string[] {
+  return profiling.dir ? ["--cpu-prof", `--cpu-prof-dir=${join(profiling.dir, profileFolderOf(label))}`] : [];
+}
 
 /**
  * Another checkout of Herald, built (`npm ci && npm run build`), whose HTTP subject runs beside
@@ -81,7 +87,7 @@ export function heraldSpec(label: string, options: HeraldSpecOptions = {}): Proc
   return {
     label,
     command: subjectNode.command,
-    args: [...nodeFlags.herald, ...preload, join(root, "dist/cli-entry.js"), ...(options.args ?? ["start"])],
+    args: [...profileFlags(label), ...preload, join(root, "dist/cli-entry.js"), ...(options.args ?? ["start"])],
     cwd: options.appDir ?? join(root, "bench/app"),
     env: heraldEnv(options.env),
   };
@@ -93,7 +99,7 @@ export function baselineSpec(label: string, file: string, env: NodeJS.ProcessEnv
   return {
     label,
     command: subjectNode.command,
-    args: [...preload, "-r", "@swc-node/register", join(REPO_ROOT, "bench/servers", file)],
+    args: [...profileFlags(label), ...preload, "-r", "@swc-node/register", join(REPO_ROOT, "bench/servers", file)],
     cwd: REPO_ROOT,
     env: baseEnv(env),
   };
