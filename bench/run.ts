@@ -63,11 +63,7 @@ function parseOptions(argv: readonly string[]): Options {
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   if (!existsSync(HERALD_CLI)) throw new Error(`${HERALD_CLI} is missing: run "npm run build" first (npm run bench does)`);
-  if (options.profile) {
-    const profiles = join(options.outDir, "profiles");
-    mkdirSync(profiles, { recursive: true });
-    profiling.dir = profiles;
-  }
+  const profiles = options.profile ? join(options.outDir, "profiles") : undefined;
   const mode = options.smoke ? "smoke" : "full";
   const scratchDir = mkdtempSync(join(tmpdir(), "herald-bench-"));
   const context: ScenarioContext = {
@@ -93,6 +89,8 @@ async function main(): Promise<number> {
         continue;
       }
       context.log(`${scenario.title} …`);
+      // A folder per scenario, then per subject: "Herald" serves more than one scenario.
+      if (profiles) profiling.dir = join(profiles, scenario.id);
       results.push(await runScenario(scenario, context));
     }
   } finally {

@@ -13,6 +13,8 @@ type CallFrame = CpuProfile["nodes"][number]["callFrame"];
 /** Self time in milliseconds, by category and by function, of one or more profiles added up. */
 export interface ProfileTimes {
   files: number;
+  /** The calls the profiled processes served, from the counts they wrote beside their profiles; absent where none did. */
+  calls?: number;
   categories: Map<string, number>;
   functions: Map<string, number>;
 }
@@ -27,6 +29,10 @@ const PACKAGE_CATEGORIES: [RegExp, string][] = [
   [/\/node_modules\/(redis|redis-parser|redis-commands|bee-queue|ioredis|promise-callbacks|p-finally)\//, "the Redis clients and bee-queue"],
   [/\/node_modules\/(typescript|@swc|@swc-node)\//, STARTUP],
   [/\/node_modules\/(express|router|body-parser|fastify|find-my-way|avvio|light-my-request|hono|@hono|@nestjs|rxjs)\//, "the HTTP framework"],
+];
+
+/** Herald's and the bench's own files, once no package under node_modules has claimed the frame. */
+const OWN_CATEGORIES: [RegExp, string][] = [
   [/\/dist\/core\/(request-log|turn-batched-destination|log-params)\.js/, "the log line (pino)"],
   [/\/dist\//, "Herald's code"],
   [/\/bench\/(servers|app|shared)\//, "the handler (bench code)"],
@@ -41,6 +47,8 @@ export function categoryOf({ functionName, url }: CallFrame): string {
   if (functionName === "writeString" && !url) return "the log line (pino)";
   if (["dlopen", "readFileUtf8", "internalModuleStat", "readdir", "compileFunction"].includes(functionName) && !url) return STARTUP;
   for (const [pattern, category] of PACKAGE_CATEGORIES) if (pattern.test(url)) return category;
+  if (url.includes("/node_modules/")) return "other packages";
+  for (const [pattern, category] of OWN_CATEGORIES) if (pattern.test(url)) return category;
   if (url.startsWith("node:internal/modules") || url.startsWith("node:internal/bootstrap")) return STARTUP;
   if (functionName === "runMicrotasks" || url === "node:internal/process/task_queues") return "promise and tick queues";
   if (url.startsWith("node:")) return "Node's own JavaScript (streams, timers, events, net, http)";
@@ -48,7 +56,7 @@ export function categoryOf({ functionName, url }: CallFrame): string {
 }
 
 function functionKey({ functionName, url, lineNumber }: CallFrame): string {
-  const where = url.replace(/^.*\/node_modules\//, "").replace(/^file:\/\//, "").replace(/^.*\/(dist|bench)\//, "$1/");
+  const where = url.includes("/node_modules/") ? url.replace(/^.*\/node_modules\//, "") : url.replace(/^file:\/\//, "").replace(/^.*\/(dist|bench)\//, "$1/");
   return `${functionName || "(anonymous)"} ${where || "(native)"}${url ? `:${lineNumber + 1}` : ""}`;
 }
 
@@ -58,11 +66,13 @@ function add(map: Map<string, number>, key: string, ms: number): void {
 
 /** The `.cpuprofile` files of a folder (or one file), read and added up. */
 export function readProfiles(path: string): ProfileTimes {
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path).filter((name) => name.endsWith(".cpuprofile")).map((name) => join(path, name))
-    : [path];
+  const folder = statSync(path).isDirectory();
+  const names = folder ? readdirSync(path) : [];
+  const files = folder ? names.filter((name) => name.endsWith(".cpuprofile")).map((name) => join(path, name)) : [path];
   if (!files.length) throw new Error(`${path} holds no .cpuprofile file`);
-  const times: ProfileTimes = { files: files.length, categories: new Map(), functions: new Map() };
+  const counts = names.filter((name) => /^calls-\d+\.txt$/.test(name)).map((name) => Number(readFileSync(join(path, name), "utf8")));
+  const calls = counts.reduce((sum, count) => sum + count, 0);
+  const times: ProfileTimes = { files: files.length, categories: new Map(), functions: new Map(), ...(calls > 0 ? { calls } : {}) };
   for (const file of files) {
     const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
     const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));

@@ -22,6 +22,11 @@ function profileFlags(label: string): string[] {
   return profiling.dir ? ["--cpu-prof", `--cpu-prof-dir=${join(profiling.dir, profileFolderOf(label))}`] : [];
 }
 
+/** Where a profiled subject writes how many calls it served (bench/shared/request-counter.ts). */
+function profileEnv(label: string): NodeJS.ProcessEnv {
+  return profiling.dir ? { BENCH_CALLS_DIR: join(profiling.dir, profileFolderOf(label)) } : {};
+}
+
 /**
  * Another checkout of Herald, built (`npm ci && npm run build`), whose HTTP subject runs beside
  * this one's: `--herald-before=<dir>` measures a change against the build before it.
@@ -89,7 +94,7 @@ export function heraldSpec(label: string, options: HeraldSpecOptions = {}): Proc
     command: subjectNode.command,
     args: [...profileFlags(label), ...preload, join(root, "dist/cli-entry.js"), ...(options.args ?? ["start"])],
     cwd: options.appDir ?? join(root, "bench/app"),
-    env: heraldEnv(options.env),
+    env: heraldEnv({ ...profileEnv(label), ...options.env }),
   };
 }
 
@@ -101,6 +106,6 @@ export function baselineSpec(label: string, file: string, env: NodeJS.ProcessEnv
     command: subjectNode.command,
     args: [...profileFlags(label), ...preload, "-r", "@swc-node/register", join(REPO_ROOT, "bench/servers", file)],
     cwd: REPO_ROOT,
-    env: baseEnv(env),
+    env: baseEnv({ ...profileEnv(label), ...env }),
   };
 }

@@ -1,5 +1,6 @@
 import BeeQueue from "bee-queue";
 import { jobInputs, TASK_QUEUE } from "../shared/job";
+import { countRequest } from "../shared/request-counter";
 
 /**
  * The raw bee-queue baseline: a worker on the bench queue with the same trivial handler (the
@@ -17,6 +18,8 @@ const queue = new BeeQueue<{ n: number }>(TASK_QUEUE, {
 });
 
 queue.process(Number(process.env.CONCURRENCY ?? 10), async (job) => {
+  // As Herald's global middleware counts each job it runs.
+  countRequest();
   const params = jobInputs.parse(job.data);
   return { n: params.n };
 });

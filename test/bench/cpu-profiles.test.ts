@@ -42,6 +42,8 @@ test("a sampled function's category: the write system calls, the log line, Heral
   expect(categoryOf(frame("run", "/x/dist/core/dispatcher.js"))).toBe("Herald's code");
   expect(categoryOf(frame("send", "/x/node_modules/ws/lib/sender.js"))).toBe("ws");
   expect(categoryOf(frame("fromData", "/x/node_modules/bee-queue/lib/job.js"))).toBe("the Redis clients and bee-queue");
+  // A package's own dist/ is not Herald's.
+  expect(categoryOf(frame("parse", "/x/node_modules/some-package/dist/index.js"))).toBe("other packages");
   expect(categoryOf(frame("(anonymous)", "/x/bench/servers/ws.ts"))).toBe("the handler (bench code)");
   expect(categoryOf(frame("wrapSafe", "node:internal/modules/cjs/loader"))).toBe(STARTUP);
   expect(categoryOf(frame("onStreamRead", "node:internal/stream_base_commons"))).toMatch(/^Node's own JavaScript/);
@@ -52,13 +54,21 @@ test("a folder's profiles add up; busy time leaves out idle and startup", () => 
   writeFileSync(join(folder, "a.cpuprofile"), JSON.stringify(profile({ 1: 100, 2: 30, 3: 10, 5: 50 })));
   writeFileSync(join(folder, "b.cpuprofile"), JSON.stringify(profile({ 2: 20, 4: 40 })));
   writeFileSync(join(folder, "notes.txt"), "not a profile");
+  writeFileSync(join(folder, "calls-101.txt"), "300");
+  writeFileSync(join(folder, "calls-102.txt"), "200");
   const times = readProfiles(folder);
   expect(times.files).toBe(2);
+  expect(times.calls).toBe(500);
   expect(times.categories.get("the socket write system calls")).toBeCloseTo(50);
   expect(times.categories.get("the log line (pino)")).toBeCloseTo(10);
   expect(times.categories.get("Herald's code")).toBeCloseTo(40);
   expect(times.categories.get(STARTUP)).toBeCloseTo(50);
   expect(busyMs(times)).toBeCloseTo(100);
+});
+
+test("a folder whose processes wrote no count has none", () => {
+  writeFileSync(join(folder, "a.cpuprofile"), JSON.stringify(profile({ 2: 30 })));
+  expect(readProfiles(folder).calls).toBeUndefined();
 });
 
 test("a folder without profiles is refused by name", () => {
@@ -70,14 +80,15 @@ test("each subject's profiles go to a folder named after its label", () => {
   expect(profileFolderOf("Hono 4 (@hono/node-server)")).toBe("hono-4-hono-node-server");
 });
 
-test("npm run bench:profile prints µs a call by category and the functions that differ most", async () => {
+test("npm run bench:profile prints µs a call by category and the functions that differ most, from the counts the subjects wrote", async () => {
   const herald = join(folder, "herald");
   const raw = join(folder, "raw");
-  for (const [path, selfMs] of [[herald, { 1: 10, 2: 30, 3: 10, 4: 20 }], [raw, { 1: 10, 2: 20 }]] as const) {
+  for (const [path, selfMs, calls] of [[herald, { 1: 10, 2: 30, 3: 10, 4: 20 }, 1000], [raw, { 1: 10, 2: 40 }, 2000]] as const) {
     mkdirSync(path);
     writeFileSync(join(path, "p.cpuprofile"), JSON.stringify(profile(selfMs)));
+    writeFileSync(join(path, "calls-1.txt"), String(calls));
   }
-  const { stdout } = await promisify(execFile)(process.execPath, ["-r", "@swc-node/register", join(ROOT, "bench/profile.ts"), herald, raw, "--per=1000,1000"], { cwd: ROOT });
+  const { stdout } = await promisify(execFile)(process.execPath, ["-r", "@swc-node/register", join(ROOT, "bench/profile.ts"), herald, raw], { cwd: ROOT });
   expect(stdout).toMatch(/30\.00 µs .*20\.00 µs .*\+10\.00 µs {2}the socket write system calls/);
   expect(stdout).toMatch(/20\.00 µs .*\+20\.00 µs {2}Herald's code/);
   expect(stdout).toMatch(/\+20\.00 {2}run dist\/core\/dispatcher\.js:1/);
