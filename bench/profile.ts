@@ -6,7 +6,8 @@ import { busyMs, IDLE, readProfiles, STARTUP, type ProfileTimes } from "./lib/cp
  *
  *   npm run bench:profile -- <folder> [<baseline folder>] [--per=<calls>[,<baseline calls>]]
  *
- * `--per` divides by the calls each served (requests, messages, jobs), for µs a call.
+ * Figures are per call (request, message, job) where the subject's folder holds the counts its
+ * processes wrote (`--profile` has every subject count); `--per` gives the counts instead.
  */
 interface Subject {
   path: string;
@@ -20,8 +21,9 @@ function parse(argv: readonly string[]): Subject[] {
   if (paths.length < 1 || paths.length > 2) throw new Error("usage: npm run bench:profile -- <folder> [<baseline folder>] [--per=<calls>[,<baseline calls>]]");
   if (per?.some((calls) => !Number.isFinite(calls) || calls <= 0)) throw new Error("--per takes positive counts");
   return paths.map((path, index) => {
-    const calls = per?.[index] ?? per?.[0];
-    return { path, times: readProfiles(path), ...(calls ? { calls } : {}) };
+    const times = readProfiles(path);
+    const calls = per?.[index] ?? per?.[0] ?? times.calls;
+    return { path, times, ...(calls ? { calls } : {}) };
   });
 }
 
