@@ -6,7 +6,7 @@ import type { Logger } from "../../core/logger";
 import { RedisConnection } from "../../redis/connection";
 import { redisUnavailable } from "../../redis/failure";
 import { reconnectDelayMs } from "../../redis/reconnect";
-import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobProgress, JobStatus, NewJob, QueueDriver, QueueStats } from "./driver";
+import type { FanOutProgress, FanOutRecord, JobHandler, JobInfo, JobPayload, JobProgress, JobStatus, NewJob, QueueDriver, QueueStats, ScheduledRun } from "./driver";
 import { queueCommandClient } from "./bee-queue-internals";
 import { runForgottenScriptsByEval } from "./bee-queue-scripts";
 import { asJobFailure } from "./job-failure";
@@ -163,8 +163,11 @@ export class BeeQueueDriver implements QueueDriver {
   }
 
   async stats(queue: string): Promise<QueueStats> {
-    const health = await this.backend(async () => (await this.readyProducer(queue)).checkHealth());
-    return { waiting: health.waiting, active: health.active, delayed: health.delayed, failed: health.failed };
+    const [health, completed] = await this.backend(async () => {
+      const producer = await this.readyProducer(queue);
+      return Promise.all([producer.checkHealth(), this.records.completed(queue)]);
+    });
+    return { waiting: health.waiting, active: health.active, delayed: health.delayed, failed: health.failed, completed };
   }
 
   async failed(queue: string, limit: number): Promise<JobInfo[]> {
@@ -207,6 +210,14 @@ export class BeeQueueDriver implements QueueDriver {
 
   claim(key: string, ttlMs: number): Promise<boolean> {
     return this.backend(() => this.records.claim(key, ttlMs));
+  }
+
+  recordScheduledRun(action: string, run: ScheduledRun): Promise<void> {
+    return this.backend(() => this.records.recordScheduledRun(action, run));
+  }
+
+  scheduledRuns(actions: readonly string[]): Promise<(ScheduledRun | undefined)[]> {
+    return this.backend(() => this.records.scheduledRuns(actions));
   }
 
   async stopWorkers(timeoutMs: number): Promise<number> {

@@ -72,6 +72,15 @@ export interface QueueStats {
   active: number;
   delayed: number;
   failed: number;
+  /** Jobs that succeeded since the queue's keys were made (in process: since the start); a job run again counts again. */
+  completed: number;
+}
+
+/** A recurring or cron task's run, as the process that queued it recorded it for every process to read. */
+export interface ScheduledRun {
+  /** When it was queued (Unix ms). */
+  at: number;
+  jobId: string;
 }
 
 /** A job handed to a worker. */
@@ -146,6 +155,10 @@ export interface QueueDriver {
   fanOut(id: string): Promise<FanOutProgress | undefined>;
   /** Takes a lock that expires by itself; true for exactly one caller among all sharing the backend. */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Records the last run a schedule queued, in place of the one before. */
+  recordScheduledRun(action: string, run: ScheduledRun): Promise<void>;
+  /** The last run each of `actions` queued, aligned with them; undefined where none is recorded. */
+  scheduledRuns(actions: readonly string[]): Promise<(ScheduledRun | undefined)[]>;
   /**
    * Stops taking jobs and waits up to `timeoutMs` for the ones in hand. The rest are cut off
    * (their signal fires) and handed out again; resolves with how many were cut off.

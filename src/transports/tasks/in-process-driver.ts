@@ -9,6 +9,7 @@ import type {
   NewJob,
   QueueDriver,
   QueueStats,
+  ScheduledRun,
 } from "./driver";
 import { summarizeFanOut } from "./fan-out";
 import { asJobFailure } from "./job-failure";
@@ -53,6 +54,9 @@ export class InProcessDriver implements QueueDriver {
   private readonly workers = new Map<string, Worker>();
   private readonly fanOuts = new Map<string, FanOutEntry>();
   private readonly claims = new Map<string, number>();
+  /** Succeeded jobs by queue, as the Redis driver counts them. */
+  private readonly completed = new Map<string, number>();
+  private readonly scheduled = new Map<string, ScheduledRun>();
   /** Succeeded jobs in the order they expire (the retention time is one for all). */
   private readonly expiring: MemoryJob[] = [];
 
@@ -93,7 +97,7 @@ export class InProcessDriver implements QueueDriver {
   }
 
   async stats(queue: string): Promise<QueueStats> {
-    const stats: QueueStats = { waiting: 0, active: 0, delayed: 0, failed: 0 };
+    const stats: QueueStats = { waiting: 0, active: 0, delayed: 0, failed: 0, completed: this.completed.get(queue) ?? 0 };
     for (const job of this.jobsOf(queue).values()) {
       if (job.status !== "succeeded") stats[job.status] += 1;
     }
@@ -153,6 +157,14 @@ export class InProcessDriver implements QueueDriver {
     return true;
   }
 
+  async recordScheduledRun(action: string, run: ScheduledRun): Promise<void> {
+    this.scheduled.set(action, { ...run });
+  }
+
+  async scheduledRuns(actions: readonly string[]): Promise<(ScheduledRun | undefined)[]> {
+    return actions.map((action) => clone(this.scheduled.get(action)));
+  }
+
   async stopWorkers(timeoutMs: number): Promise<number> {
     const workers = [...this.workers];
     for (const [, worker] of workers) worker.stopping = true;
@@ -184,6 +196,8 @@ export class InProcessDriver implements QueueDriver {
     this.waiting.clear();
     this.fanOuts.clear();
     this.claims.clear();
+    this.completed.clear();
+    this.scheduled.clear();
   }
 
   private jobsOf(queue: string): Map<string, MemoryJob> {
@@ -305,6 +319,7 @@ export class InProcessDriver implements QueueDriver {
     delete job.error;
     job.expiresAt = Date.now() + this.options.resultTtlMs;
     this.expiring.push(job);
+    this.completed.set(job.queue, (this.completed.get(job.queue) ?? 0) + 1);
     this.recordChild(job, { ok: true, result: job.result });
   }
 

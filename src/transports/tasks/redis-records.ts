@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobPayload, JobProgress } from "./driver";
+import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobPayload, JobProgress, ScheduledRun } from "./driver";
 import { summarizeFanOut } from "./fan-out";
 
 /** What Herald keeps about a job beside bee-queue's own data: its payload, attempts and outcome. */
@@ -34,6 +34,7 @@ export interface CommandClient {
   eval(script: string, ...argsThenCallback: [...(string | number)[], (error: Error | null) => void]): unknown;
   set(key: string, value: string, px: "PX", ttlMs: number, callback: (error: Error | null) => void): unknown;
   pexpire(key: string, ttlMs: number, callback: (error: Error | null) => void): unknown;
+  incr(key: string, callback: (error: Error | null) => void): unknown;
   /** Hold back, then write at once, the commands sent in between (node_redis has them once connected). */
   cork?(): void;
   uncork?(): void;
@@ -103,6 +104,8 @@ export class RedisRecords {
     const done = (error: Error | null) => {
       if (error) onError(error);
     };
+    // In the same write as the outcome: the completed count costs no round trip of its own.
+    if (record.status === "succeeded") client.incr(this.completedKey(queue), done);
     if (record.status === "succeeded" && !record.payload.fanOut) {
       // The common case needs no script: two plain commands cost Redis far less than hashing and running one.
       client.set(this.recordKey(queue, id), JSON.stringify(record), "PX", this.resultTtlMs, done);
@@ -123,6 +126,21 @@ export class RedisRecords {
       args.push(fanOut.index, JSON.stringify(outcome));
     }
     return [keys.length, ...keys, ...args];
+  }
+
+  /** Jobs of the queue that succeeded, as saveAttempt counts them. */
+  async completed(queue: string): Promise<number> {
+    return Number((await this.redis.get(this.completedKey(queue))) ?? 0);
+  }
+
+  async recordScheduledRun(action: string, run: ScheduledRun): Promise<void> {
+    await this.redis.set(this.scheduleKey(action), JSON.stringify(run));
+  }
+
+  async scheduledRuns(actions: readonly string[]): Promise<(ScheduledRun | undefined)[]> {
+    if (!actions.length) return [];
+    const raw = await this.redis.mget(actions.map((action) => this.scheduleKey(action)));
+    return raw.map((value) => (value ? (JSON.parse(value) as ScheduledRun) : undefined));
   }
 
   async records(queue: string, ids: readonly string[]): Promise<(JobRecord | undefined)[]> {
@@ -176,6 +194,14 @@ export class RedisRecords {
 
   private dedupeKey(queue: string, id: string): string {
     return `${this.prefix}:jobid:${queue}:${id}`;
+  }
+
+  private completedKey(queue: string): string {
+    return `${this.prefix}:completed:${queue}`;
+  }
+
+  private scheduleKey(action: string): string {
+    return `${this.prefix}:schedule:${action}`;
   }
 
   private fanOutKey(id: string): string {

@@ -2,6 +2,7 @@ import type { Cron } from "croner";
 import type { ActionDefinition } from "../../core/action";
 import { readCronExpression } from "../../core/cron-expression";
 import { ErrorType, TypedError } from "../../core/errors";
+import type { JobStatus } from "./driver";
 
 /** How a recurring task recurs: every `frequency` ms from the Unix epoch, or at the ticks of a cron expression. */
 export type Recurrence = { frequency: number } | { cron: string; timezone?: string; schedule: Cron };
@@ -49,8 +50,14 @@ export function nextRunAfter(recurrence: Recurrence, afterMs: number): number | 
   return recurrence.schedule.nextRun(new Date(afterMs))?.getTime();
 }
 
+/** One task that runs by itself: `every` (ms) or `cron` (and `timezone`), and its next run (ISO time; null when there is none). */
+export type ScheduleDescription = { action: string; queue: string; every?: number; cron?: string; timezone?: string; nextRun: string | null };
+
+/** A schedule's last run: when it was queued (ISO time), its job, and where that job stands (null once the job is forgotten). */
+export type LastRun = { queuedAt: string; jobId: string; status: JobStatus | null };
+
 /** What `herald tasks schedules` prints of one task: how it recurs, and when it runs next. */
-export function describeSchedule(task: ScheduledTask, nowMs: number): Record<string, unknown> {
+export function describeSchedule(task: ScheduledTask, nowMs: number): ScheduleDescription {
   const { recurrence } = task;
   const how = "frequency" in recurrence ? { every: recurrence.frequency } : { cron: recurrence.cron, ...(recurrence.timezone !== undefined ? { timezone: recurrence.timezone } : {}) };
   const next = nextRunAfter(recurrence, nowMs);

@@ -9,7 +9,7 @@ import { redactSecrets } from "../../core/secret";
 import type { JobInput } from "../../core/asked-questions";
 import type { Backoff, FanOutProgress, JobInfo, JobPayload, NewJob, QueueDriver, QueueStats } from "./driver";
 import { messagingSystem, sendingJobs } from "./job-spans";
-import { describeSchedule, recurrenceOf } from "./schedules";
+import { describeSchedule, type LastRun, recurrenceOf, type ScheduleDescription } from "./schedules";
 import { TaskRuntime } from "./runtime";
 import { unservedQueueError } from "./unserved-queue";
 
@@ -151,7 +151,7 @@ export class TaskService implements TaskOperations {
     return this.runtime.queues();
   }
   /** Each task that runs by itself (`frequency` or `cron`), how it recurs and when it runs next. */
-  schedules(): Record<string, unknown>[] {
+  schedules(): ScheduleDescription[] {
     const now = Date.now();
     return this.runtime.taskActions().flatMap(({ name, action }) => {
       const recurrence = recurrenceOf(name, action);
@@ -159,8 +159,23 @@ export class TaskService implements TaskOperations {
     });
   }
 
+  /** `schedules`, each with its last run as the process that queued it recorded it (null before the first). */
+  async schedulesWithLastRun(): Promise<(ScheduleDescription & { lastRun: LastRun | null })[]> {
+    const driver = await this.appQueue();
+    const schedules = this.schedules();
+    const runs = await driver.scheduledRuns(schedules.map((schedule) => schedule.action));
+    return Promise.all(
+      schedules.map(async (schedule, index) => {
+        const run = runs[index];
+        if (!run) return { ...schedule, lastRun: null };
+        const job = await driver.getJob(schedule.queue, run.jobId);
+        return { ...schedule, lastRun: { queuedAt: new Date(run.at).toISOString(), jobId: run.jobId, status: job?.status ?? null } };
+      }),
+    );
+  }
 
-  /** Waiting, active, delayed and failed counts, of one queue or of every queue. */
+
+  /** Waiting, active, delayed, failed and completed counts, of one queue or of every queue. */
   async stats(queue?: string): Promise<Record<string, QueueStats>> {
     const driver = await this.appQueue();
     const queues = queue ? [queue] : this.queues();

@@ -6,6 +6,7 @@ import { parseParams } from "../../core/validation";
 import { jobRunner } from "./job-runner";
 import { messagingSystem } from "./job-spans";
 import { CronScheduler, type CronTask } from "./cron-scheduler";
+import type { QueueDriver } from "./driver";
 import { RecurringScheduler, RecurringTask } from "./recurring-scheduler";
 import { recurrenceOf } from "./schedules";
 import { TaskRuntime, WORKER_RUN_MODES } from "./runtime";
@@ -69,9 +70,10 @@ export class TaskWorkersInitializer implements Initializer {
     // Twice the period, so a process whose clock lags still finds the claim.
     if (await driver.claim(`recurring:${task.action}:${period}`, task.frequency * 2)) {
       const { retries, backoffMs } = this.runtime.settings;
-      await driver.enqueue(task.queue, [
+      const [jobId] = await driver.enqueue(task.queue, [
         { payload: { action: task.action, params: {}, period }, retries, backoff: { strategy: "exponential", delayMs: backoffMs } },
       ]);
+      await this.recordRun(driver, task.action, jobId!);
     }
   }
 
@@ -85,10 +87,18 @@ export class TaskWorkersInitializer implements Initializer {
     const claimMs = Math.max(60_000, nextTick === undefined ? 86_400_000 : 2 * (nextTick - tick));
     if (await driver.claim(`recurring:${task.action}:cron:${tick}`, claimMs)) {
       const { retries, backoffMs } = this.runtime.settings;
-      await driver.enqueue(task.queue, [
+      const [jobId] = await driver.enqueue(task.queue, [
         { payload: { action: task.action, params: {}, tick }, retries, backoff: { strategy: "exponential", delayMs: backoffMs } },
       ]);
+      await this.recordRun(driver, task.action, jobId!);
     }
+  }
+
+  /** The run the dashboard shows as the schedule's last, for every process; the job is queued whether or not this is stored. */
+  private async recordRun(driver: QueueDriver, action: string, jobId: string): Promise<void> {
+    await driver.recordScheduledRun(action, { at: Date.now(), jobId }).catch((error: unknown) => {
+      this.server.logger.warn({ err: error, action, jobId }, "could not record the last run of a schedule");
+    });
   }
 
   /** Recurring and cron tasks run without params, so their inputs must all have defaults: checked at boot, with their schedules. */

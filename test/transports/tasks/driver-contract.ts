@@ -85,12 +85,38 @@ export function describeDriverContract(name: string, createDriver: () => QueueDr
 
     test("counts waiting jobs until a worker takes them", async () => {
       await driver.enqueue(queue, [job(), job(), job()]);
-      expect(await driver.stats(queue)).toEqual({ waiting: 3, active: 0, delayed: 0, failed: 0 });
+      expect(await driver.stats(queue)).toEqual({ waiting: 3, active: 0, delayed: 0, failed: 0, completed: 0 });
 
       let ran = 0;
       await driver.process(queue, 2, async () => void (ran += 1));
       await waitFor(() => ran === 3);
       await waitFor(async () => (await driver.stats(queue)).waiting === 0);
+    });
+
+    test("counts the jobs that succeeded, a failed one once a retry of it succeeds", async () => {
+      let failing = true;
+      await driver.process(queue, 2, async (running) => {
+        if (running.payload.params.fails && failing) throw failure("not yet", false);
+        return { ok: true };
+      });
+      // A fan-out child's outcome is written another way (by a script) on Redis: it counts the same.
+      const child: NewJob = { payload: { action: "test:run", params: {}, fanOut: { id: `fan-${queue}`, index: 0 } }, ...NO_RETRY };
+      const [failed] = await driver.enqueue(queue, [job({ fails: true }), job(), job(), child]);
+
+      await waitFor(async () => (await driver.stats(queue)).completed === 3 && (await driver.stats(queue)).failed === 1);
+      failing = false;
+      expect(await driver.retry(queue, failed!)).toBe(true);
+      await waitFor(async () => (await driver.stats(queue)).completed === 4);
+      expect(await driver.stats(queue)).toMatchObject({ failed: 0, completed: 4 });
+    });
+
+    test("keeps the last run of each schedule, for whoever reads it", async () => {
+      const action = `test:${queue}`;
+      expect(await driver.scheduledRuns([action])).toEqual([undefined]);
+      await driver.recordScheduledRun(action, { at: 1000, jobId: "first" });
+      await driver.recordScheduledRun(action, { at: 2000, jobId: "second" });
+      expect(await driver.scheduledRuns([action, `${action}:other`])).toEqual([{ at: 2000, jobId: "second" }, undefined]);
+      expect(await driver.scheduledRuns([])).toEqual([]);
     });
 
     test("holds a delayed job until its time", async () => {
