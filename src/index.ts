@@ -85,7 +85,7 @@ export { createHerald, startHerald } from "./herald";
 export { HeraldServer } from "./core/server";
 export type { ServerOptions } from "./core/server";
 export { defineConfig } from "./core/app-config";
-export type { AppConfig, DatabaseAppConfig, OAuthAppConfig } from "./core/app-config";
+export type { AppConfig, DatabaseAppConfig, OAuthAppConfig, TasksDashboardAppConfig } from "./core/app-config";
 export { LOCAL_AUTHORIZATION_SERVER } from "./core/ports/authorization-server";
 export type { IssuedAccessToken, LocalAuthorizationServer, ProtectedResource } from "./core/ports/authorization-server";
 export { HeraldConfig, loadConfig, readSettings } from "./core/config";

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ErrorType, TypedError } from "./errors";
+import type { ActionMiddleware } from "./middleware";
 
 /** Where an application keeps its parts, relative to its root; written in `herald.config.ts`. */
 export interface AppConfig {
@@ -25,6 +26,22 @@ export interface AppConfig {
    * set, else the embedded PGlite. `true` keeps entities in "entities" and migrations in "migrations".
    */
   database?: boolean | DatabaseAppConfig;
+  /**
+   * Turns on the tasks dashboard (docs/tasks.md, Dashboard): its actions and its page at
+   * TASKS_DASHBOARD_PATH. `true` opens it outside production to callers on this machine only;
+   * `{ adminCheck }` runs that middleware before every dashboard action, in every environment.
+   */
+  tasksDashboard?: boolean | TasksDashboardAppConfig;
+}
+
+/** How the tasks dashboard admits its callers. */
+export interface TasksDashboardAppConfig {
+  /**
+   * The app's middleware that admits administrators and refuses everyone else (by throwing in
+   * `runBefore`); the page sends the header its `security` names. Without it the dashboard is
+   * off in production.
+   */
+  adminCheck?: new (...args: any[]) => ActionMiddleware;
 }
 
 /** Where the built-in database finds the app's entity classes and migrations, relative to its root. */
@@ -57,6 +74,8 @@ export interface ResolvedAppConfig {
   oauth?: OAuthAppConfig;
   /** The built-in database's folders, when the app turned it on. */
   database?: { entities: string; migrations: string };
+  /** The tasks dashboard, when the app turned it on (`true` is `{}`). */
+  tasksDashboard?: TasksDashboardAppConfig;
 }
 
 export const APP_CONFIG_FILES = ["herald.config.ts", "herald.config.js"];
@@ -93,6 +112,7 @@ export function loadAppConfig(appDir: string): ResolvedAppConfig {
     plugins: config.plugins ?? [],
     ...(config.oauth ? { oauth: config.oauth } : {}),
     ...(config.database ? { database: databaseFolders(root, config.database) } : {}),
+    ...(config.tasksDashboard ? { tasksDashboard: config.tasksDashboard === true ? {} : config.tasksDashboard } : {}),
   };
 }
 

@@ -34,6 +34,12 @@ export interface Initializer {
    * effects: every initializer is built, whatever the run mode, but registers only where it applies.
    */
   register?(): void;
+  /**
+   * Herald's own initializers only: adds the built-in actions this one serves for the app, once
+   * the app's actions are registered, so that it may add them only for an app that needs them
+   * (the task transport's `tasks:watch`, for an app with task actions).
+   */
+  registerActions?(): void;
   initialize?(): Promise<void> | void;
   start?(): Promise<void> | void;
   stop?(): Promise<void> | void;

@@ -14,6 +14,7 @@ export function sharedSecrets(env: Readonly<Record<string, string | undefined>>,
   const secret = () => randomBytes(32).toString("base64url");
   if (env.SESSION_SECRET === undefined) made.SESSION_SECRET = secret();
   if (env.MCP_REQUEST_STATE_KEY === undefined) made.MCP_REQUEST_STATE_KEY = secret();
+  if (env.TASKS_WATCH_KEY === undefined) made.TASKS_WATCH_KEY = secret();
   if (app.oauth) {
     if (env.OAUTH_COOKIE_SECRETS === undefined) made.OAUTH_COOKIE_SECRETS = secret();
     if (env.OAUTH_JWKS === undefined) made.OAUTH_JWKS = JSON.stringify(generatedSigningKeys());

@@ -59,7 +59,7 @@ const surface = {
       "CallerInput", "AnswerTo", "Answers", "CallerRoot", "FormAnswer", "FormQuestion", "Question", "QuestionKind", "Questions", "RawAnswer",
       "RootsAnswer", "RootsQuestion", "SampleAnswer", "SampleQuestion", "SamplingContent", "SamplingMessage",
       // server, configuration, lifecycle
-      "ServerOptions", "AppConfig", "DatabaseAppConfig", "OAuthAppConfig", "IssuedAccessToken", "LocalAuthorizationServer", "ProtectedResource", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
+      "ServerOptions", "AppConfig", "DatabaseAppConfig", "OAuthAppConfig", "TasksDashboardAppConfig", "IssuedAccessToken", "LocalAuthorizationServer", "ProtectedResource", "ConcurrentCallLimits", "Initializer", "HealthCheck", "HealthCheckOptions",
       "HealthReport", "HealthState", "ServiceHealth", "ServiceLoad", "HttpMount",
       // schemas and helpers, database
       "CountResult", "PaginateOptions", "PaginatedResult", "PaginationOptions", "PaginationParams", "ColumnKeys",

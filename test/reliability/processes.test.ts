@@ -129,7 +129,7 @@ test("a signal sent to the whole group (Ctrl-C) reaches each process and the pri
 test("outside production, without SESSION_SECRET, the primary makes one for all its processes: a session made by one is the next one's", async () => {
   const herald = await cluster(2, { SESSION_SECRET: "" });
   expect(herald.lines("secrets made for this run's processes, shared by all of them: what they sign is worthless after a restart; set them to keep it")[0]).toMatchObject({
-    made: ["SESSION_SECRET", "MCP_REQUEST_STATE_KEY"],
+    made: ["SESSION_SECRET", "MCP_REQUEST_STATE_KEY", "TASKS_WATCH_KEY"],
   });
   const first = await countInSession(herald.url, undefined);
   expect(first).toMatchObject({ count: 1, cookie: expect.any(String) });

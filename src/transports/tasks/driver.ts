@@ -17,6 +17,8 @@ export interface JobPayload {
   idClaimed?: true;
   /** The trace context of the `send` span that queued it, when tracing was on: its runs are that span's children. */
   trace?: TraceCarrier;
+  /** Set on a job queued to be watched: its events are published (job-events.ts); `retries` tells a final failure from one retried. */
+  watch?: { retries: number };
   /** Set on a job that may ask its caller for input (an MCP task's): what the caller can answer, and has. */
   input?: JobInput;
 }

@@ -1,7 +1,9 @@
 import type { TaskOperations } from "../../core/ports/task-operations";
 import { randomUUID } from "node:crypto";
 import { Lifecycle, scoped } from "tsyringe";
+import { callerScope } from "../../core/caller-scope";
 import { clientGone } from "../../core/client-gone";
+import type { Connection } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
@@ -12,6 +14,7 @@ import { messagingSystem, sendingJobs } from "./job-spans";
 import { describeSchedule, type LastRun, recurrenceOf, type ScheduleDescription } from "./schedules";
 import { TaskRuntime } from "./runtime";
 import { unservedQueueError } from "./unserved-queue";
+import { ANY_WATCHER, WatchHandles } from "./watch-handles";
 
 export interface EnqueueOptions {
   /** Run no sooner than this many milliseconds from now. */
@@ -33,6 +36,21 @@ export interface EnqueueOptions {
    * these kinds end the job waiting for their answers (see `resume`); any other is refused 422.
    */
   input?: JobInput;
+  /**
+   * Publishes the job's progress and outcome for its watchers (see `watchHandle`); without it a
+   * job publishes nothing, and costs no round trip more. On a fan-out: its children's ends.
+   */
+  watch?: boolean;
+}
+
+/** Who may watch a job: the caller of this connection (its `callerScope`), a caller scope the app names, or anyone holding the handle. */
+export type JobWatcher = Connection | { owner: string } | "anyone";
+
+/** A job queued to be watched: where it is, and the handle its watcher passes to `tasks:watch`. */
+export interface WatchedJob {
+  jobId: string;
+  queue: string;
+  handle: string;
 }
 
 export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs" | "idempotencyKey" | "input"> {
@@ -52,7 +70,10 @@ const ENQUEUE_HOLD_MS = 30_000;
  */
 @scoped(Lifecycle.ContainerScoped)
 export class TaskService implements TaskOperations {
-  constructor(private readonly runtime: TaskRuntime) {}
+  constructor(
+    private readonly runtime: TaskRuntime,
+    private readonly handles: WatchHandles,
+  ) {}
 
   /** Queues one run of a task action on its queue and returns the job id. */
   async enqueue(actionName: string, params: Params = {}, options: EnqueueOptions = {}): Promise<string> {
@@ -91,8 +112,13 @@ export class TaskService implements TaskOperations {
     const { action } = registered;
     const driver = await this.openForJobs();
     const queue = action.task!.queue;
-    const payload: JobPayload = { action: action.name, params: asJson(params), ...(options.input ? { input: options.input } : {}) };
     const jobOptions = this.jobOptions(options);
+    const payload: JobPayload = {
+      action: action.name,
+      params: asJson(params),
+      ...(options.input ? { input: options.input } : {}),
+      ...(options.watch ? { watch: { retries: jobOptions.retries } } : {}),
+    };
     const [id] = await sendingJobs(queue, messagingSystem(driver.kind), 1, (trace) =>
       driver.enqueue(queue, [{ payload: trace ? { ...payload, trace } : payload, ...jobOptions }]),
     );
@@ -124,7 +150,13 @@ export class TaskService implements TaskOperations {
       for (let start = 0; start < paramsList.length; start += batch) {
         const jobs: NewJob[] = paramsList.slice(start, start + batch).map((params, offset) => ({
           ...jobOptions,
-          payload: { action: action.name, params: asJson(params), fanOut: { id, index: start + offset }, ...(trace ? { trace } : {}) },
+          payload: {
+            action: action.name,
+            params: asJson(params),
+            fanOut: { id, index: start + offset },
+            ...(trace ? { trace } : {}),
+            ...(options.watch ? { watch: { retries: jobOptions.retries } } : {}),
+          },
           // Child ids derive from the fan-out id, so an idempotent fan-out de-duplicates its children.
           ...(options.id !== undefined ? { jobId: `${id}:${start + offset}` } : {}),
         }));
@@ -133,6 +165,30 @@ export class TaskService implements TaskOperations {
       return ids;
     });
     return id;
+  }
+
+  /**
+   * Queues a job as `enqueue` does, published for its watchers (`watch: true`), and mints the
+   * handle `watcher` passes to `tasks:watch` (`GET /api/jobs/:handle/events`).
+   */
+  async enqueueWatched(actionName: string, params: Params, watcher: JobWatcher, options: Omit<EnqueueOptions, "watch"> = {}): Promise<WatchedJob> {
+    const jobId = await this.enqueue(actionName, params, { ...options, watch: true });
+    const queue = this.taskAction(actionName).action.task!.queue;
+    return { jobId, queue, handle: this.watchHandle(queue, jobId, watcher) };
+  }
+
+  /**
+   * The handle of a job for `watcher`: signed with TASKS_WATCH_KEY, read by every process that
+   * shares it, refused (403) from any other caller. Only a job queued with `watch` publishes its
+   * progress; the outcome of any job is read when the watch begins.
+   */
+  watchHandle(queue: string, jobId: string, watcher: JobWatcher): string {
+    return this.handles.mint({ kind: "job", queue, jobId, owner: ownerOf(watcher) });
+  }
+
+  /** The handle of a fan-out (queued with `watch`) for `watcher`: its counts as children end, then its whole progress. */
+  fanOutWatchHandle(fanOutId: string, watcher: JobWatcher): string {
+    return this.handles.mint({ kind: "fanOut", fanOutId, owner: ownerOf(watcher) });
   }
 
   /** Counts, results (index-aligned) and errors of a fan-out; undefined once it has expired. */
@@ -274,6 +330,11 @@ export class TaskService implements TaskOperations {
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     };
   }
+}
+
+function ownerOf(watcher: JobWatcher): string {
+  if (watcher === "anyone") return ANY_WATCHER;
+  return "owner" in watcher ? watcher.owner : callerScope(watcher);
 }
 
 /** Params as they will be stored: JSON, so a Date becomes its ISO string on every driver alike. */

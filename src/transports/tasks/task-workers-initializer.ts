@@ -3,6 +3,9 @@ import { ErrorType, TypedError } from "../../core/errors";
 import { APP_INITIALIZERS, type Initializer } from "../../core/initializer";
 import { HeraldServer } from "../../core/server";
 import { parseParams } from "../../core/validation";
+import { PUBSUB_DRIVER_TOKEN, type PubSubDriver } from "../../channels/pubsub-driver";
+import type { JobHandler } from "./driver";
+import { publishingJobEvents } from "./job-events";
 import { jobRunner } from "./job-runner";
 import { messagingSystem } from "./job-spans";
 import { CronScheduler, type CronTask } from "./cron-scheduler";
@@ -37,7 +40,7 @@ export class TaskWorkersInitializer implements Initializer {
     if (!queues.length && !recurring.length && !cron.length) return;
     const driver = await this.runtime.driver();
     const { meter } = this.server.metrics;
-    const runner = jobRunner(this.server, messagingSystem(driver.kind));
+    const runner = this.published(jobRunner(this.server, messagingSystem(driver.kind)));
     // Required only with metrics on, which load the messaging conventions.
     const run = meter ? (require("./job-metrics") as typeof import("./job-metrics")).measuredJobs(meter, runner) : runner;
     this.working = true;
@@ -62,6 +65,17 @@ export class TaskWorkersInitializer implements Initializer {
     if (cutOff) {
       this.server.logger.warn({ jobs: cutOff, timeoutMs }, "jobs cut off by the stop; another worker will run them again");
     }
+  }
+
+  /** The runner, publishing the events of watched jobs on the channels' pub/sub (absent only from a server built without channels). */
+  private published(runner: JobHandler): JobHandler {
+    const { container, logger } = this.server;
+    if (!container.isRegistered(PUBSUB_DRIVER_TOKEN, true)) return runner;
+    return publishingJobEvents(runner, {
+      pubsub: container.resolve<PubSubDriver>(PUBSUB_DRIVER_TOKEN),
+      prefix: this.runtime.settings.prefix,
+      onError: (error, job) => logger.warn({ err: error, queue: job.queue, jobId: job.id }, "could not publish a watched job's event"),
+    });
   }
 
   /** One enqueue per period for all processes sharing the backend: the first to claim the period. */

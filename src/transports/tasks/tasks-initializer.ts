@@ -7,6 +7,7 @@ import { TaskService } from "./task-service";
 import { refuseQueueUsers } from "./unserved-queue";
 import { TASK_OPERATIONS } from "../../core/ports/task-operations";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
+import { mountTasksDashboard } from "./dashboard/tasks-dashboard";
 
 /**
  * Opens the queue driver early (so other initializers can enqueue) and closes it last. In every
@@ -38,6 +39,7 @@ export class TasksInitializer implements Initializer {
         throw cannotStream(action, "a background task", 'a job has no caller to stream to; remove its "task", or return a value');
       }
     }
+    mountTasksDashboard(this.server);
     if (!this.runtime.queues().length) return;
     // Calls that enqueue nothing are answered without the queue: down, it makes the server degraded, not down.
     this.server.health.register("queue", async () => (await this.runtime.driver()).ping(), { essential: false });
