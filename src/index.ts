@@ -144,6 +144,8 @@ export { InProcessPresenceStore } from "./channels/in-process-presence-store";
 // Background tasks
 export { TaskService } from "./transports/tasks/task-service";
 export type { EnqueueOptions, FanOutOptions } from "./transports/tasks/task-service";
+export type { JobWatcher, WatchedJob } from "./transports/tasks/task-service";
+export type { FanOutCounts, JobWatchEvent } from "./transports/tasks/job-events";
 export type { Backoff, FanOutProgress, JobError, JobInfo, JobStatus, QueueStats } from "./transports/tasks/driver";
 export type { TaskJobState } from "./transports/tasks/job-runner";
 

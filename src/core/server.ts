@@ -190,6 +190,7 @@ export class HeraldServer {
     for (const action of await globLoader<object>(this.app.actions, this.container)) {
       this.registry.add(action as never);
     }
+    for (const initializer of builtins) initializer.registerActions?.();
     this.channels = await globLoader(this.app.channels, this.container);
     warnUnusedMiddleware(middlewareFolder, this.registry, this.channels, this.logger);
 

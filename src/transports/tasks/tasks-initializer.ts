@@ -5,6 +5,8 @@ import { warnWithoutPersistence } from "./persistence-warning";
 import { TaskRuntime } from "./runtime";
 import { TaskService } from "./task-service";
 import { refuseQueueUsers } from "./unserved-queue";
+import { TaskWatchAction } from "./watch-action";
+import { WatchHandles } from "./watch-handles";
 import { TASK_OPERATIONS } from "../../core/ports/task-operations";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
 import { mountTasksDashboard } from "./dashboard/tasks-dashboard";
@@ -27,6 +29,12 @@ export class TasksInitializer implements Initializer {
     if (!this.runtime.runsWorkers) this.server.actionRefusals.push(refuseQueueUsers(this.runtime, new Set([TaskService, TASK_OPERATIONS])));
   }
 
+  /** `tasks:watch`, for an app with task actions: the events of the jobs its callers queued to watch. */
+  registerActions(): void {
+    if (!this.runtime.taskActions().length) return;
+    this.server.registry.add(this.server.container.resolve(TaskWatchAction), "herald (built-in)", { builtin: true });
+  }
+
   /**
    * A process with workers connects at boot, to fail fast without Redis. An app without task
    * actions, and a cli or mcp process, connect on first use of TaskService only, so a command
@@ -41,6 +49,11 @@ export class TasksInitializer implements Initializer {
     }
     mountTasksDashboard(this.server);
     if (!this.runtime.queues().length) return;
+    // Read at boot, so that a TASKS_WATCH_KEY too short fails it.
+    if (this.server.container.resolve(WatchHandles).ownKey && this.runtime.settings.driver === "redis") {
+      const { logger, config } = this.server;
+      logger[config.production ? "warn" : "info"]("tasks: TASKS_WATCH_KEY is unset, so a job's watch handle is read only by the process that minted it");
+    }
     // Calls that enqueue nothing are answered without the queue: down, it makes the server degraded, not down.
     this.server.health.register("queue", async () => (await this.runtime.driver()).ping(), { essential: false });
     const { meter } = this.server.metrics;
