@@ -1,7 +1,8 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { OpenAPIObject, OperationObject, SchemaObject } from "openapi3-ts/oas31";
-import { serverUrl, useTestServer } from "herald/testing";
+import { TaskService } from "herald";
+import { serverUrl, testServer, useTestServer } from "herald/testing";
 import { SAMPLE_APP } from "../sample-app/support/app";
 import { usePostgresSchema } from "../sample-app/support/postgres";
 
@@ -21,9 +22,11 @@ beforeAll(async () => {
   document = (await (await fetch(`${serverUrl()}/api/openapi.json`)).json()) as OpenAPIObject;
 });
 
-function successSchema(path: string, method: Method): SchemaObject {
+function successSchema(path: string, method: Method, type = "application/json"): SchemaObject {
   const operation = document.paths![path]![method] as OperationObject;
-  return (operation.responses!["200"] as { content: Record<string, { schema: SchemaObject }> }).content["application/json"]!.schema;
+  const { content } = operation.responses!["200"] as { content: Record<string, { schema: SchemaObject }> };
+  // A streaming operation's 200 is its Server-Sent Events.
+  return (content[type] ?? content["text/event-stream"])!.schema;
 }
 
 /** Calls the route and checks its 200 body against the document's schema for `template`. */
@@ -63,6 +66,15 @@ test("every operation's real response validates against its documented 200 schem
   await call("get", "/api/messages/list", "/api/messages/list?limit=5");
   await call("get", "/api/messages/export", "/api/messages/export");
   await call("delete", "/api/session", "/api/session", { cookie });
+  // The events of a job the app queued to be watched: text, each event's data JSON.
+  const { handle } = await testServer().container.resolve(TaskService).enqueueWatched("messages:export", {}, "anyone");
+  const events = await fetch(`${serverUrl()}/api/jobs/${handle}/events`);
+  expect(events.status).toBe(200);
+  expect(events.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  const text = await events.text();
+  expect(ajv.compile(successSchema("/api/jobs/{handle}/events", "get", "text/event-stream"))(text)).toBe(true);
+  expect(text).toMatch(/^data: \{"type":"completed","result":\{"count":\d+,"csv":/m);
+  checked.add("get /api/jobs/{handle}/events");
 
   const documented = Object.entries(document.paths!).flatMap(([path, item]) =>
     (["get", "put", "post", "delete"] as const).filter((method) => item[method]).map((method) => `${method} ${path}`),

@@ -65,6 +65,7 @@ const ACTIONS = [
   "session:destroy",
   "session:view",
   "status",
+  "tasks:watch",
   "user:create",
   "user:edit",
   "user:view",
