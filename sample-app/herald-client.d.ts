@@ -154,6 +154,61 @@ export interface components {
             uptime: number;
             version: string;
         };
+        "tasks:watch.outputs": {
+            attempts: number;
+            progress?: {
+                message?: string;
+                progress: number;
+                total?: number;
+            };
+            /** @enum {string} */
+            status: "waiting" | "delayed" | "active";
+            /** @constant */
+            type: "status";
+        } | {
+            message?: string;
+            progress: number;
+            total?: number;
+            /** @constant */
+            type: "progress";
+        } | {
+            attempt: number;
+            error: {
+                message: string;
+                timestamp: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "retrying";
+        } | {
+            result: unknown;
+            /** @constant */
+            type: "completed";
+        } | {
+            error: {
+                message: string;
+                timestamp: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "failed";
+        } | {
+            complete: boolean;
+            failed: number;
+            pending: number;
+            succeeded: number;
+            total: number;
+            /** @constant */
+            type: "fanOut";
+        };
+        "tasks:watch.params": {
+            /** @description A watch handle, from TaskService.watchHandle or enqueueWatched */
+            handle: string;
+        };
         "user:create.outputs": {
             user: {
                 /** Format: date-time */
@@ -297,11 +352,20 @@ export interface AppActions {
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/status" };
   };
+  /** The progress and outcome of a queued job, as they happen, for the caller that queued it */
+  "tasks:watch": {
+    params: components["schemas"]["tasks:watch.params"];
+    outputs: components["schemas"]["tasks:watch.outputs"];
+    errors: ErrorSet7;
+    transports: "web" | "websocket";
+    http: { method: "GET"; route: "/jobs/{handle}/events" };
+    streaming: true;
+  };
   /** Sign up: create a user with a name, an e-mail address and a password */
   "user:create": {
     params: components["schemas"]["user:create.params"];
     outputs: components["schemas"]["user:create.outputs"];
-    errors: ErrorSet7;
+    errors: ErrorSet8;
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/user" };
   };
@@ -309,7 +373,7 @@ export interface AppActions {
   "user:edit": {
     params: components["schemas"]["user:edit.params"];
     outputs: components["schemas"]["user:edit.outputs"];
-    errors: ErrorSet8;
+    errors: ErrorSet9;
     transports: "web" | "websocket";
     http: { method: "POST"; route: "/user" };
   };
@@ -317,7 +381,7 @@ export interface AppActions {
   "user:view": {
     params: components["schemas"]["user:view.params"];
     outputs: components["schemas"]["user:view.outputs"];
-    errors: ErrorSet9;
+    errors: ErrorSet10;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/user/{user}" };
   };
@@ -414,6 +478,20 @@ export type ErrorSet7 =
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_FORBIDDEN"; status: 403; value?: unknown }
+  | { type: "CONNECTION_NOT_FOUND"; status: 404; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+
+export type ErrorSet8 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
@@ -423,7 +501,7 @@ export type ErrorSet7 =
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
   | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
 
-export type ErrorSet8 =
+export type ErrorSet9 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
@@ -439,7 +517,7 @@ export type ErrorSet8 =
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
   | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
 
-export type ErrorSet9 =
+export type ErrorSet10 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
