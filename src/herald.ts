@@ -5,7 +5,6 @@ import { HttpInitializer } from "./transports/http/http-initializer";
 import { SessionsInitializer } from "./sessions/sessions-initializer";
 import { TasksInitializer } from "./transports/tasks/tasks-initializer";
 import { TaskWorkersInitializer } from "./transports/tasks/task-workers-initializer";
-import { TASKS_DASHBOARD_ACTIONS } from "./transports/tasks/dashboard/tasks-dashboard";
 import { OpenApiInitializer } from "./openapi/openapi-initializer";
 import { McpInitializer } from "./transports/mcp/mcp-initializer";
 import { RUN_MODE } from "./core/constants";
@@ -51,8 +50,8 @@ export const BUILTIN_INITIALIZERS: InitializerClass[] = [
   MetricsPortInitializer,
 ];
 
-/** Actions every app serves, such as `status`, and those of built-in features the app turns on (the tasks dashboard's). */
-export const BUILTIN_ACTIONS: (new (...args: any[]) => ActionDefinition)[] = [StatusAction, ...TASKS_DASHBOARD_ACTIONS];
+/** Actions every app serves, such as `status`. */
+export const BUILTIN_ACTIONS: (new (...args: any[]) => ActionDefinition)[] = [StatusAction];
 
 /**
  * Starts exporting traces before anything else, when the environment asks for it (see

@@ -40,7 +40,7 @@ export interface ServerOptions {
   container?: DependencyContainer;
   /** Providers that replace services before boot (a mailer, a clock, a payment client …). */
   overrides?: readonly ProviderOverride[];
-  /** Framework actions (such as `status`) registered before the app's own; one whose instance has `enabled: false` is left out. */
+  /** Framework actions (such as `status`) registered before the app's own. */
   builtinActions?: readonly (new (...args: any[]) => ActionDefinition)[];
   /** Framework initializers (transports, drivers) that run alongside the app's own. */
   builtins?: readonly InitializerClass[];
@@ -182,10 +182,7 @@ export class HeraldServer {
     this.container.register(Dispatcher, { useValue: this.dispatcher });
 
     for (const actionClass of this.options.builtinActions ?? []) {
-      const action = this.container.resolve(actionClass);
-      // A built-in feature the app did not turn on (the tasks dashboard) leaves its actions out, as Initializer.enabled does.
-      if ("enabled" in action && action.enabled === false) continue;
-      this.registry.add(action, "herald (built-in)", { builtin: true });
+      this.registry.add(this.container.resolve(actionClass), "herald (built-in)", { builtin: true });
     }
     for (const action of await globLoader<object>(this.app.actions, this.container)) {
       this.registry.add(action as never);

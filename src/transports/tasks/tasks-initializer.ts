@@ -9,7 +9,7 @@ import { TaskWatchAction } from "./watch-action";
 import { WatchHandles } from "./watch-handles";
 import { TASK_OPERATIONS } from "../../core/ports/task-operations";
 import { cannotStream, isStreamingAction } from "../../core/streaming";
-import { mountTasksDashboard } from "./dashboard/tasks-dashboard";
+import { mountTasksDashboard, registerTasksDashboardActions } from "./dashboard/tasks-dashboard";
 
 /**
  * Opens the queue driver early (so other initializers can enqueue) and closes it last. In every
@@ -29,8 +29,12 @@ export class TasksInitializer implements Initializer {
     if (!this.runtime.runsWorkers) this.server.actionRefusals.push(refuseQueueUsers(this.runtime, new Set([TaskService, TASK_OPERATIONS])));
   }
 
-  /** `tasks:watch`, for an app with task actions: the events of the jobs its callers queued to watch. */
+  /**
+   * The dashboard's actions, for an app that turned it on; `tasks:watch`, for an app with task
+   * actions: the events of the jobs its callers queued to watch.
+   */
   registerActions(): void {
+    registerTasksDashboardActions(this.server);
     if (!this.runtime.taskActions().length) return;
     this.server.registry.add(this.server.container.resolve(TaskWatchAction), "herald (built-in)", { builtin: true });
   }

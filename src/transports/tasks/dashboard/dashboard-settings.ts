@@ -54,9 +54,9 @@ export class TasksDashboard {
     return (this.read ??= readDashboardState(this.server));
   }
 
-  /** What each dashboard action is: there or not (`enabled`, read by the registration), and guarded. */
-  get actionSetup(): { enabled: boolean; middleware: readonly MiddlewareReference[] } {
+  /** What every dashboard action runs first: the app's admin check, else LoopbackOnly. */
+  get middleware(): readonly MiddlewareReference[] {
     const { state } = this;
-    return state.enabled ? { enabled: true, middleware: [state.guard] } : { enabled: false, middleware: [] };
+    return state.enabled ? [state.guard] : [];
   }
 }

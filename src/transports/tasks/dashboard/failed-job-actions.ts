@@ -20,16 +20,13 @@ export class TasksRetryAction implements ActionDefinition<typeof jobReference> {
   readonly web: WebConfig = { route: "/tasks/retry", method: HTTP_METHOD.POST };
   readonly outputs = retryOutputs;
   readonly errors = { CONNECTION_NOT_FOUND: true };
-  readonly enabled: boolean;
   readonly middleware: readonly MiddlewareReference[];
 
   constructor(
     private readonly tasks: TaskService,
     dashboard: TasksDashboard,
   ) {
-    const setup = dashboard.actionSetup;
-    this.enabled = setup.enabled;
-    this.middleware = setup.middleware;
+    this.middleware = dashboard.middleware;
   }
 
   async run({ queue, jobId }: z.output<typeof jobReference>): Promise<z.output<typeof retryOutputs>> {
@@ -51,16 +48,13 @@ export class TasksRemoveAction implements ActionDefinition<typeof jobReference> 
   readonly web: WebConfig = { route: "/tasks/remove", method: HTTP_METHOD.POST };
   readonly outputs = removeOutputs;
   readonly errors = { CONNECTION_NOT_FOUND: true };
-  readonly enabled: boolean;
   readonly middleware: readonly MiddlewareReference[];
 
   constructor(
     private readonly tasks: TaskService,
     dashboard: TasksDashboard,
   ) {
-    const setup = dashboard.actionSetup;
-    this.enabled = setup.enabled;
-    this.middleware = setup.middleware;
+    this.middleware = dashboard.middleware;
   }
 
   async run({ queue, jobId }: z.output<typeof jobReference>): Promise<z.output<typeof removeOutputs>> {

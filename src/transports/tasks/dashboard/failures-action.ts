@@ -30,16 +30,13 @@ export class TasksFailuresAction implements ActionDefinition<typeof failuresInpu
   readonly web: WebConfig = { route: "/tasks/failures", method: HTTP_METHOD.GET };
   readonly outputs = failuresOutputs;
   readonly errors = { CONNECTION_NOT_FOUND: true };
-  readonly enabled: boolean;
   readonly middleware: readonly MiddlewareReference[];
 
   constructor(
     private readonly tasks: TaskService,
     dashboard: TasksDashboard,
   ) {
-    const setup = dashboard.actionSetup;
-    this.enabled = setup.enabled;
-    this.middleware = setup.middleware;
+    this.middleware = dashboard.middleware;
   }
 
   async run(params: z.output<typeof failuresInputs>): Promise<z.output<typeof failuresOutputs>> {

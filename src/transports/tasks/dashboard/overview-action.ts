@@ -13,16 +13,13 @@ export class TasksOverviewAction implements ActionDefinition<undefined> {
   readonly description = "Per queue, its waiting, active, delayed, failed and completed jobs; each schedule with its last and next run";
   readonly web: WebConfig = { route: "/tasks/overview", method: HTTP_METHOD.GET };
   readonly outputs = overviewOutputs;
-  readonly enabled: boolean;
   readonly middleware: readonly MiddlewareReference[];
 
   constructor(
     private readonly tasks: TaskService,
     dashboard: TasksDashboard,
   ) {
-    const setup = dashboard.actionSetup;
-    this.enabled = setup.enabled;
-    this.middleware = setup.middleware;
+    this.middleware = dashboard.middleware;
   }
 
   async run(): Promise<z.output<typeof overviewOutputs>> {

@@ -1,3 +1,4 @@
+import type { ActionDefinition } from "../../../core/action";
 import { RUN_MODE } from "../../../core/constants";
 import type { HeraldServer } from "../../../core/server";
 import { readApiPrefix } from "../../../openapi/api-prefix";
@@ -7,8 +8,21 @@ import { TasksRemoveAction, TasksRetryAction } from "./failed-job-actions";
 import { TasksFailuresAction } from "./failures-action";
 import { TasksOverviewAction } from "./overview-action";
 
-/** The dashboard's actions, built-in: each leaves itself out (`enabled: false`) unless the app turned the dashboard on. */
-export const TASKS_DASHBOARD_ACTIONS = [TasksOverviewAction, TasksFailuresAction, TasksRetryAction, TasksRemoveAction];
+/** The dashboard's actions, built-in, registered only for an app that turned the dashboard on. */
+export const TASKS_DASHBOARD_ACTIONS: readonly (new (...args: any[]) => ActionDefinition)[] = [
+  TasksOverviewAction,
+  TasksFailuresAction,
+  TasksRetryAction,
+  TasksRemoveAction,
+];
+
+/** Adds the dashboard's actions to the registry when the app has the dashboard here (see readDashboardState). */
+export function registerTasksDashboardActions(server: HeraldServer): void {
+  if (!server.container.resolve(TasksDashboard).state.enabled) return;
+  for (const actionClass of TASKS_DASHBOARD_ACTIONS) {
+    server.registry.add(server.container.resolve(actionClass), "herald (built-in)", { builtin: true });
+  }
+}
 
 /**
  * Asks the web transport to serve the page, in the run mode that has one; says why not when the
