@@ -70,6 +70,7 @@ const surface = {
       "ChannelMiddleware", "PubSubHandler", "PresenceDeparture", "PresenceEntry",
       // tasks, OpenAPI, command line
       "EnqueueOptions", "FanOutOptions", "Backoff", "FanOutProgress", "JobError", "JobInfo", "JobStatus", "QueueStats",
+      "JobWatcher", "WatchedJob", "JobWatchEvent", "FanOutCounts",
       "TaskJobState", "JSONSchema", "OpenApiDocumentOptions", "ActionSource", "PluginGenerator",
     ],
   },
