@@ -6,6 +6,13 @@ import { encodeSessionData, SessionData, SessionStore } from "./session-store";
 /** What happened to a session's id while it was in use, which decides the cookie sent back. */
 export type SessionIdChange = "created" | "regenerated" | "destroyed";
 
+/**
+ * The data of a session that holds none, shared: most connections never write one (every anonymous
+ * socket keeps its session for as long as it is open), and a null-prototype object of its own is
+ * a dictionary of about 200 bytes. The first write gives the session its own.
+ */
+const NO_DATA: SessionData = Object.freeze(Object.create(null) as SessionData);
+
 /** 256 random bits, URL-safe and without the "." that separates a signed cookie's signature. */
 export function generateSessionId(): string {
   return randomBytes(32).toString("base64url");
@@ -21,7 +28,7 @@ export class Session implements ConnectionSession {
   /** The id the connection presented, whether or not it named a live session. */
   readonly presentedId: string | undefined;
   private currentId: string | undefined;
-  private data: SessionData = Object.create(null);
+  private data: SessionData = NO_DATA;
   private loading: Promise<void> | undefined;
   private loaded = false;
   private loadFailure: unknown;
@@ -117,6 +124,7 @@ export class Session implements ConnectionSession {
     await this.load();
     // Kept as the store returns it, so a value reads the same now and on the next request.
     const stored = JSON.parse(encodeSessionData({ value })).value as unknown;
+    if (this.data === NO_DATA) this.data = Object.create(null) as SessionData;
     this.data[key] = stored;
     await this.save();
   }
@@ -138,7 +146,7 @@ export class Session implements ConnectionSession {
       this.idChange = "destroyed";
     }
     this.currentId = undefined;
-    this.data = Object.create(null);
+    this.data = NO_DATA;
   }
 
   /**
@@ -174,7 +182,7 @@ export class Session implements ConnectionSession {
     this.loaded = true;
     this.loadFailure = undefined;
     this.currentId = data ? id : undefined;
-    this.data = data ?? Object.create(null);
+    this.data = data ?? NO_DATA;
   }
 
   /** Records the session under `owner`; an anonymous connection is given an id first. */

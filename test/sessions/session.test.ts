@@ -57,6 +57,20 @@ describe("an anonymous connection", () => {
     expect(session.change).toBe("created");
     await expect(store.get(session.id!)).resolves.toEqual({ theme: "dark" });
   });
+
+  test("anonymous sessions share no data: a write to one, and what it keeps after a destroy, is never read by another", async () => {
+    const first = await sessions.fromCookieHeader(undefined);
+    const second = await sessions.fromCookieHeader(undefined);
+    await first.set("theme", "dark");
+    expect(second.get("theme")).toBeUndefined();
+    await first.destroy();
+    expect(first.all()).toEqual({});
+    await first.set("lang", "fr");
+    await second.set("theme", "light");
+    expect(first.all()).toEqual({ lang: "fr" });
+    expect(second.all()).toEqual({ theme: "light" });
+    expect((await sessions.fromCookieHeader(undefined)).all()).toEqual({});
+  });
 });
 
 describe("reading and writing", () => {

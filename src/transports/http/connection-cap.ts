@@ -45,17 +45,21 @@ export function capConnectionsPerAddress(listener: Server, limit: number, option
   const [serveHttp] = listener.listeners(event) as ((socket: Socket) => void)[];
   if (!serveHttp) throw new Error(`The HTTP server has no "${event}" listener to cap`);
   const open = new Map<string, number>();
+  // One listener for every socket rather than a closure (and once's wrapper) kept per open socket.
+  // The address is read again at close: Node keeps the peer's address once it was read.
+  function onClose(this: Socket): void {
+    const address = addressKey(this.remoteAddress ?? "");
+    const left = open.get(address)! - 1;
+    if (left === 0) open.delete(address);
+    else open.set(address, left);
+  }
   listener.removeListener(event, serveHttp);
   listener.on(event, (socket: Socket) => {
     const address = addressKey(socket.remoteAddress ?? "");
     const count = open.get(address) ?? 0;
     if (count >= limit) return refuse(socket, tooManyConnections(limit), options.codec);
     open.set(address, count + 1);
-    socket.once("close", () => {
-      const left = open.get(address)! - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
-    });
+    socket.on("close", onClose);
     serveHttp.call(listener, socket);
   });
 }

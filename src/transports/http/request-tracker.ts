@@ -18,11 +18,20 @@ export class RequestTracker {
   private listener: Server | undefined;
   /** One listener for every response, instead of a closure per request. */
   private readonly onClose: (this: ServerResponse) => void;
+  /**
+   * One listener for every socket: a closure and `once`'s wrapper per socket would be kept, with
+   * their scopes, for as long as the socket is open (an idle WebSocket's included). `close` is
+   * emitted once, so `on` does what `once` would.
+   */
+  private readonly onSocketClose: (this: Socket) => void;
 
   constructor() {
     const tracker = this;
     this.onClose = function (this: ServerResponse) {
       tracker.finish(this);
+    };
+    this.onSocketClose = function (this: Socket) {
+      tracker.sockets.delete(this);
     };
   }
 
@@ -35,7 +44,7 @@ export class RequestTracker {
     this.listener = listener;
     listener.on("connection", (socket: Socket) => {
       this.sockets.add(socket);
-      socket.once("close", () => this.sockets.delete(socket));
+      socket.on("close", this.onSocketClose);
     });
   }
 
