@@ -97,7 +97,7 @@ ${credentialForm}
 <section>
 <h2>Queues</h2>
 <table id="queues">
-<thead><tr><th>queue</th><th>waiting</th><th>active</th><th>delayed</th><th>failed</th><th>completed</th></tr></thead>
+<thead><tr><th>queue</th><th class="count">waiting</th><th class="count">active</th><th class="count">delayed</th><th class="count">failed</th><th class="count">completed</th></tr></thead>
 <tbody></tbody>
 </table>
 <p id="no-queues" hidden>No task action names a queue.</p>
@@ -105,7 +105,7 @@ ${credentialForm}
 <section>
 <h2>Recent failures</h2>
 <table id="failures">
-<thead><tr><th>job</th><th>queue</th><th>action</th><th>params</th><th>attempts</th><th>failed at</th><th>error</th><th></th></tr></thead>
+<thead><tr><th>job</th><th>queue</th><th>action</th><th>params</th><th class="count">attempts</th><th>failed at</th><th>error</th><th></th></tr></thead>
 <tbody></tbody>
 </table>
 <p id="no-failures" hidden>No failed jobs.</p>
