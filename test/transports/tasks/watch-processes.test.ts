@@ -3,6 +3,7 @@ import type { WatchedJob } from "herald";
 import { HOOK_TIMEOUT } from "herald/testing";
 import { deleteAppKeys, SHARED_REDIS_URL, uniqueAppName } from "../../reliability/support/shared-redis";
 import { EventStreamReader } from "../../support/event-stream";
+import { herald } from "../../support/cli";
 import { HeraldProcess } from "../../support/herald-process";
 
 /**
@@ -24,6 +25,12 @@ afterAll(async () => {
   await deleteAppKeys(NAME);
 }, HOOK_TIMEOUT);
 
+async function startJob(url: string, body: object): Promise<WatchedJob> {
+  const answer = await fetch(`${url}/api/jobs/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect(answer.status).toBe(200);
+  return (await answer.json()) as WatchedJob;
+}
+
 async function watch(url: string, handle: string): Promise<EventStreamReader> {
   const response = await fetch(`${url}/api/jobs/${handle}/events`);
   expect(response.status).toBe(200);
@@ -40,12 +47,7 @@ test("a job queued and watched through one process runs in another, and its prog
   const key = "p".repeat(32);
   // No worker for the job yet: it waits until the second process starts.
   const front = await start({ TASKS_WATCH_KEY: key, TASKS_QUEUES: "elsewhere" });
-  const answer = await fetch(`${front.url}/api/jobs/start`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ label: "across", steps: 3, gated: false }),
-  });
-  const { handle } = (await answer.json()) as WatchedJob;
+  const { handle } = await startJob(front.url, { label: "across", steps: 3, gated: false });
   const events = await watch(front.url, handle);
   expect((await events.next())?.data).toEqual({ type: "status", status: "waiting", attempts: 0 });
 
@@ -55,4 +57,23 @@ test("a job queued and watched through one process runs in another, and its prog
   expect(seen.at(-1)).toEqual({ type: "completed", result: { label: "across", steps: 3 } });
   // The process that ran it reads the handle the other minted: the key is shared.
   expect(await values(await watch(worker.url, handle))).toEqual([{ type: "completed", result: { label: "across", steps: 3 } }]);
+}, HOOK_TIMEOUT);
+
+test("the command line watches a job too, one chunk line per event; another caller's handle is refused 403", async () => {
+  const key = "q".repeat(32);
+  const server = await start({ TASKS_WATCH_KEY: key });
+  const env = { REDIS_URL: SHARED_REDIS_URL, NAME, TASKS_WATCH_KEY: key, LOG_LEVEL: "fatal" };
+  const { handle } = await startJob(server.url, { label: "for anyone", steps: 1, gated: false, watcher: "anyone" });
+  // Watched to its end first, so that the command's stream is its outcome alone.
+  expect((await values(await watch(server.url, handle))).at(-1)).toEqual({ type: "completed", result: { label: "for anyone", steps: 1 } });
+  const run = await herald(["tasks:watch", "--handle", handle, "-q"], { cwd: APP, env });
+  expect({ code: run.code, lines: run.stdout.trim().split("\n").map((line) => JSON.parse(line)) }).toEqual({
+    code: 0,
+    lines: [{ chunk: { type: "completed", result: { label: "for anyone", steps: 1 } } }, { response: null }],
+  });
+  // Minted for the HTTP caller's address: the command line is another caller.
+  const theirs = await startJob(server.url, { label: "for the caller", steps: 1, gated: false });
+  const refused = await herald(["tasks:watch", "--handle", theirs.handle, "-q"], { cwd: APP, env });
+  expect(refused.code).toBe(1);
+  expect(JSON.parse(refused.stdout).error).toMatchObject({ type: "CONNECTION_FORBIDDEN", key: "handle" });
 }, HOOK_TIMEOUT);
