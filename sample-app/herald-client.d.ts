@@ -206,7 +206,10 @@ export interface components {
             type: "fanOut";
         };
         "tasks:watch.params": {
-            /** @description A watch handle, from TaskService.watchHandle or enqueueWatched */
+            /**
+             * Format: password
+             * @description A watch handle, from TaskService.watchHandle or enqueueWatched
+             */
             handle: string;
         };
         "user:create.outputs": {

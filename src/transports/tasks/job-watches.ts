@@ -5,7 +5,7 @@ import type { FanOutProgress, JobInfo } from "./driver";
 import { fanOutChannel, isFinalEvent, jobChannel, type FanOutCounts, type JobWatchEvent, type WatchMessage } from "./job-events";
 import { TaskRuntime } from "./runtime";
 import { TaskService } from "./task-service";
-import { ANY_WATCHER, WatchHandles, type WatchTarget } from "./watch-handles";
+import { WatchHandles, type WatchTarget } from "./watch-handles";
 import { Inbox, WatchStream } from "./watch-stream";
 
 /** What a watch's inbox holds: a message of the channel, or the timer's call to read the job again. */
@@ -47,7 +47,7 @@ export class JobWatches {
   async open(handle: string, caller: string): Promise<AsyncIterableIterator<JobWatchEvent>> {
     const target = this.handles.read(handle);
     if (!target) throw unknownHandle();
-    if (target.owner !== ANY_WATCHER && target.owner !== caller) {
+    if (!this.handles.allows(target, caller)) {
       throw new TypedError({ message: "This job is watched by the caller that queued it only", type: ErrorType.CONNECTION_FORBIDDEN, key: "handle" });
     }
     return target.kind === "job" ? this.watchJob(target) : this.watchFanOut(target);
@@ -103,8 +103,8 @@ export class JobWatches {
     channel: string,
     begin: () => Promise<{ initial: JobWatchEvent[]; interpret: (item: WatchItem) => Promise<JobWatchEvent[]> }>,
   ): Promise<WatchStream<WatchItem, JobWatchEvent>> {
-    // Unread progress gives way to the next report; nothing else is dropped.
-    const inbox = new Inbox<WatchItem>((next, last) => (next.type === "progress" || next.type === "recheck") && last.type === next.type);
+    // Unread progress gives way to the next report, and one unread read of the counts (a child's end, the timer's) does for several.
+    const inbox = new Inbox<WatchItem>((next, last) => ["progress", "child", "recheck"].includes(next.type) && last.type === next.type);
     const unsubscribe = await this.broker.subscribe(channel, (text) => {
       try {
         inbox.push(JSON.parse(text) as WatchMessage);

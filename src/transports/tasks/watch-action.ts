@@ -5,6 +5,7 @@ import { callerScope } from "../../core/caller-scope";
 import type { Connection } from "../../core/connection";
 import { CONNECTION_TYPE, HTTP_METHOD } from "../../core/constants";
 import type { ErrorDeclarations } from "../../core/error-declarations";
+import { secret } from "../../core/secret";
 import type { JobWatchEvent } from "./job-events";
 import { JobWatches } from "./job-watches";
 
@@ -27,7 +28,8 @@ const watchEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("fanOut"), total: count, succeeded: count, failed: count, pending: count, complete: z.boolean() }).describe("A fan-out's counts, after a child ended"),
 ]);
 
-const inputs = z.object({ handle: z.string().min(1).max(4096).describe("A watch handle, from TaskService.watchHandle or enqueueWatched") });
+// Secret: whoever holds a handle minted for "anyone" may watch, so the logs show it as [[secret]].
+const inputs = z.object({ handle: secret(z.string().min(1).max(4096).describe("A watch handle, from TaskService.watchHandle or enqueueWatched")) });
 
 /**
  * `tasks:watch`, Herald's action for an app with task actions: the events of the job (or fan-out)

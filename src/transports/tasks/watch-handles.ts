@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Lifecycle, scoped } from "tsyringe";
 import { z } from "zod";
 import { readSettings } from "../../core/config";
@@ -6,13 +6,24 @@ import { ErrorType, TypedError } from "../../core/errors";
 import { safeCompare } from "../../core/safe-compare";
 import { HeraldServer } from "../../core/server";
 
-/** What a watch handle points at, signed: one job, or a fan-out, and the caller who may watch it. */
+/**
+ * What a watch handle points at, signed: one job, or a fan-out, and who may watch it: `owner` is
+ * the digest of that caller's scope (see ownerDigest), or ANY_WATCHER.
+ */
 export type WatchTarget =
   | { kind: "job"; queue: string; jobId: string; owner: string }
   | { kind: "fanOut"; fanOutId: string; owner: string };
 
 /** The owner of a handle any caller may watch (TaskService.watchHandle's `"anyone"`). */
 export const ANY_WATCHER = "*";
+
+/**
+ * A caller scope as a handle carries it: a handle is readable by whoever holds it (and sits in a
+ * URL), so it names its watcher without showing the session id or address behind the scope.
+ */
+export function ownerDigest(scope: string): string {
+  return scope === ANY_WATCHER ? ANY_WATCHER : createHash("sha256").update(`tasks-watch-owner\0${scope}`).digest("base64url").slice(0, 22);
+}
 
 /** Shorter keys are refused, as MCP's request-state key is. */
 const MIN_WATCH_KEY_LENGTH = 32;
@@ -51,13 +62,20 @@ export class WatchHandles {
     this.key = key ?? randomBytes(32);
   }
 
+  /** A handle of `target` for the caller of scope `target.owner` (or ANY_WATCHER), which it carries as its digest. */
   mint(target: WatchTarget): string {
-    const fields = target.kind === "job" ? ["j", target.queue, target.jobId, target.owner] : ["f", target.fanOutId, target.owner];
+    const owner = ownerDigest(target.owner);
+    const fields = target.kind === "job" ? ["j", target.queue, target.jobId, owner] : ["f", target.fanOutId, owner];
     const body = Buffer.from(JSON.stringify(fields)).toString("base64url");
     return `${body}.${this.mac(body)}`;
   }
 
-  /** The target a handle carries, if this app minted it; undefined for anything else. */
+  /** Whether the caller of `scope` may watch `target`. */
+  allows(target: WatchTarget, scope: string): boolean {
+    return target.owner === ANY_WATCHER || target.owner === ownerDigest(scope);
+  }
+
+  /** The target a handle carries (its owner as a digest), if this app minted it; undefined for anything else. */
   read(handle: string): WatchTarget | undefined {
     const [body, mac, ...rest] = handle.split(".");
     if (!body || !mac || rest.length > 0 || !safeCompare(mac, this.mac(body))) return undefined;
