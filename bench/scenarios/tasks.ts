@@ -7,7 +7,8 @@ import { alternate, rowsOf, type Subject } from "../lib/rounds";
 import { connectRedis, REDIS_URL, removeKeys } from "../lib/bench-redis";
 import type { Scenario } from "../lib/scenario";
 import { subjectNode } from "../lib/subject-node";
-import { baselineSpec, BENCH_APP, heraldEnv, heraldSpec, HERALD_CLI } from "../lib/subjects";
+import { join } from "node:path";
+import { baselineSpec, heraldEnv, heraldSpec, otherBuild } from "../lib/subjects";
 import { TASK_QUEUE } from "../shared/job";
 
 interface TaskSubject extends Subject {
@@ -28,24 +29,32 @@ function queueClient(beeQueuePrefix: string): BeeQueue {
   });
 }
 
-const SUBJECTS: TaskSubject[] = [
-  {
-    subject: "herald",
-    label: "Herald",
+/** Herald's workers, of this checkout or of the `--herald-before` build (`root`), filled and run by that build's own CLI and bench app. */
+function heraldSubject(subject: string, label: string, workerLabel: string, root?: string): TaskSubject {
+  const rootOf = root ?? join(__dirname, "../..");
+  return {
+    subject,
+    label,
     async fill(prefix, jobs) {
       // Through the app's own bench:fill action (TaskService.enqueue), from the CLI.
       const env = heraldEnv({ REDIS_URL, TASKS_DRIVER: "redis", TASKS_PREFIX: prefix });
-      const run = await runToExit({ label: "herald bench:fill", command: subjectNode.command, args: [HERALD_CLI, "bench:fill", "--count", String(jobs), "-q"], cwd: BENCH_APP, env }, 120_000);
+      const args = [join(rootOf, "dist/cli-entry.js"), "bench:fill", "--count", String(jobs), "-q"];
+      const run = await runToExit({ label: `${label}: bench:fill`, command: subjectNode.command, args, cwd: join(rootOf, "bench/app"), env }, 120_000);
       if (run.code !== 0) throw new Error(`herald bench:fill failed (${run.code}): ${run.stderr.trim() || run.stdout.slice(0, 500)}`);
       // Herald's bee-queue driver keeps its queues under "<TASKS_PREFIX>:q".
       return `${prefix}:q`;
     },
     worker: (prefix, concurrency) =>
-      heraldSpec("Herald workers", {
+      heraldSpec(workerLabel, {
+        ...(root ? { root } : {}),
         args: ["start", "--workers-only"],
         env: { REDIS_URL, TASKS_DRIVER: "redis", TASKS_PREFIX: prefix, TASKS_CONCURRENCY: String(concurrency), TASKS_RESULT_TTL: "60000" },
       }),
-  },
+  };
+}
+
+const SUBJECTS: TaskSubject[] = [
+  heraldSubject("herald", "Herald", "Herald workers"),
   {
     subject: "bee-queue",
     label: "raw bee-queue",
@@ -102,8 +111,9 @@ export const tasksScenario: Scenario = {
     const result = emptyResult(this.id, this.title, settings.tasks);
     const redis = await connectRedis(servicesRequired);
     try {
+      const subjects = otherBuild.root ? [...SUBJECTS, heraldSubject("herald-before", "Herald, --herald-before build", "Herald workers (before)", otherBuild.root)] : SUBJECTS;
       const samples = await alternate(
-        SUBJECTS,
+        subjects,
         rounds,
         async (subject, round) => {
           const prefix = `herald-bench-${process.pid}-${subject.subject}-${round}`;
@@ -125,8 +135,12 @@ export const tasksScenario: Scenario = {
         log,
       );
       result.columns = COLUMNS;
-      result.rows = rowsOf(SUBJECTS, samples, COLUMNS);
-      result.comparisons = [compare(result.rows, "herald", "bee-queue", "jps", "higher", 0.9), compare(result.rows, "herald", "bee-queue", "cpuUs", "lower")];
+      result.rows = rowsOf(subjects, samples, COLUMNS);
+      result.comparisons = [
+        compare(result.rows, "herald", "bee-queue", "jps", "higher", 0.9),
+        compare(result.rows, "herald", "bee-queue", "cpuUs", "lower"),
+        ...(otherBuild.root ? [compare(result.rows, "herald", "herald-before", "jps", "higher"), compare(result.rows, "herald", "herald-before", "cpuUs", "lower")] : []),
+      ];
       result.notes.push(
         `${jobs} jobs queued before the worker starts, concurrency ${concurrency}, Redis ${REDIS_URL}; timed from the first job taken to the queue empty; Herald logs one JSON line per job to /dev/null`,
       );

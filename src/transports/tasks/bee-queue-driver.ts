@@ -64,7 +64,7 @@ export class BeeQueueDriver implements QueueDriver {
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     });
     this.redis = this.connection.client;
-    this.records = new RedisRecords(this.redis, options.prefix, options.resultTtlMs);
+    this.records = new RedisRecords(this.redis, options.prefix, options.resultTtlMs, (command) => this.backend(command), (error, queue) => options.onError?.(error as Error, queue));
   }
 
   ping(): Promise<void> {
@@ -226,6 +226,8 @@ export class BeeQueueDriver implements QueueDriver {
     for (const worker of workers) worker.stopping = true;
     // bee-queue treats a timeout of 0 as "use the default"; 1 ms is the nearest to "do not wait".
     await Promise.all(workers.map((worker) => worker.queue.close(Math.max(1, timeoutMs)).catch(() => undefined)));
+    // On the driver's own connection, open until close(): the jobs that ended while the workers stopped are counted too.
+    await this.records.completedCounts.flush();
     // After close, a job still running can no longer be marked done: it stays active, and the
     // stall check of a live worker hands it out again.
     let cutOff = 0;

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobPayload, JobProgress, ScheduledRun } from "./driver";
+import { CompletedCounts } from "./completed-counts";
 import { summarizeFanOut } from "./fan-out";
 
 /** What Herald keeps about a job beside bee-queue's own data: its payload, attempts and outcome. */
@@ -34,7 +35,6 @@ export interface CommandClient {
   eval(script: string, ...argsThenCallback: [...(string | number)[], (error: Error | null) => void]): unknown;
   set(key: string, value: string, px: "PX", ttlMs: number, callback: (error: Error | null) => void): unknown;
   pexpire(key: string, ttlMs: number, callback: (error: Error | null) => void): unknown;
-  incr(key: string, callback: (error: Error | null) => void): unknown;
   /** Hold back, then write at once, the commands sent in between (node_redis has them once connected). */
   cork?(): void;
   uncork?(): void;
@@ -52,11 +52,22 @@ return 0`;
  * succeeded job, and keeps no result or error body), fan-outs, de-duplication and period locks.
  */
 export class RedisRecords {
+  /** The succeeded jobs this process's workers ran, not yet added to the queue's count. */
+  readonly completedCounts: CompletedCounts;
+
+  /**
+   * `opened` runs a command once the connection is open (the driver opens it at first use);
+   * `onCountError` hears of a count that could not be added.
+   */
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly resultTtlMs: number,
-  ) {}
+    opened: <T>(command: () => Promise<T>) => Promise<T> = (command) => command(),
+    onCountError: (error: unknown, queue: string) => void = () => undefined,
+  ) {
+    this.completedCounts = new CompletedCounts((queue, count) => opened(() => this.redis.incrby(this.completedKey(queue), count)), onCountError);
+  }
 
   /** bee-queue's key for a queue's list, set or hash (`jobs`, `waiting`, `active`, `delayed`, `failed`). */
   queueKey(queue: string, part: string): string {
@@ -104,8 +115,7 @@ export class RedisRecords {
     const done = (error: Error | null) => {
       if (error) onError(error);
     };
-    // In the same write as the outcome: the completed count costs no round trip of its own.
-    if (record.status === "succeeded") client.incr(this.completedKey(queue), done);
+    if (record.status === "succeeded") this.completedCounts.count(queue);
     if (record.status === "succeeded" && !record.payload.fanOut) {
       // The common case needs no script: two plain commands cost Redis far less than hashing and running one.
       client.set(this.recordKey(queue, id), JSON.stringify(record), "PX", this.resultTtlMs, done);
@@ -128,8 +138,9 @@ export class RedisRecords {
     return [keys.length, ...keys, ...args];
   }
 
-  /** Jobs of the queue that succeeded, as saveAttempt counts them. */
+  /** Jobs of the queue that succeeded, as saveAttempt counts them: what this process counted included, every worker's within a second. */
   async completed(queue: string): Promise<number> {
+    await this.completedCounts.flush();
     return Number((await this.redis.get(this.completedKey(queue))) ?? 0);
   }
 

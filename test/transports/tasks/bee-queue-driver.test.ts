@@ -69,6 +69,46 @@ describe("what the bee-queue driver keeps in Redis after a job", () => {
   });
 });
 
+describe("the completed count, added to Redis by each worker's process in batches", () => {
+  const countPrefix = uniquePrefix("bee-queue-completed");
+  const noRetry = { retries: 0, backoff: { strategy: "fixed" as const, delayMs: 0 } };
+  let worker: BeeQueueDriver;
+  let reader: BeeQueueDriver;
+
+  beforeEach(() => {
+    worker = new BeeQueueDriver({ redisUrl: REDIS_URL, prefix: countPrefix, resultTtlMs: 60_000, stallIntervalMs: 300 });
+    reader = new BeeQueueDriver({ redisUrl: REDIS_URL, prefix: countPrefix, resultTtlMs: 60_000, stallIntervalMs: 300 });
+  });
+
+  afterEach(async () => {
+    await Promise.all([worker.close(), reader.close()]);
+  });
+
+  afterAll(() => deleteKeys(countPrefix));
+
+  const runJobs = async (queue: string, count: number) => {
+    const ids = await worker.enqueue(queue, Array.from({ length: count }, () => ({ payload: { action: "test:run", params: {} }, ...noRetry })));
+    await waitFor(async () => (await Promise.all(ids.map((id) => worker.getJob(queue, id)))).every((job) => job?.status === "succeeded"));
+  };
+
+  test("another process reads what a worker counted without anything asking the worker", async () => {
+    const queue = `count-${randomUUID().slice(0, 8)}`;
+    await worker.process(queue, 4, async () => ({ done: true }));
+    await runJobs(queue, 5);
+    await waitFor(async () => (await reader.stats(queue)).completed === 5);
+  });
+
+  test("the worker's own process reads its count at once, and stopping the workers adds it for the others", async () => {
+    const queue = `count-${randomUUID().slice(0, 8)}`;
+    await worker.process(queue, 4, async () => ({ done: true }));
+    await runJobs(queue, 3);
+    expect((await worker.stats(queue)).completed).toBe(3);
+    await runJobs(queue, 2);
+    await worker.stopWorkers(1000);
+    expect((await reader.stats(queue)).completed).toBe(5);
+  });
+});
+
 describe("the bee-queue driver while Redis is unreachable", () => {
   const unavailable = { type: ErrorType.CONNECTION_SERVICE_UNAVAILABLE, message: expect.stringMatching(/^The task queue cannot reach Redis: /) };
   const lostPrefix = uniquePrefix("bee-queue-lost");
