@@ -18,20 +18,25 @@ export interface components {
             limit: number;
             /** @description Whole seconds to wait before retrying, as the Retry-After header says. */
             retryAfter: number;
-        };
-        "error.CONNECTION_RATE_LIMITED.2": {
-            limit: number;
-            /** @description Whole seconds to wait before retrying, as the Retry-After header says. */
-            retryAfter: number;
         } | {
             limit: number;
             /** @description Whole seconds until the budget is whole again, as the Retry-After header says. */
             retryAfter: number;
             windowMs: number;
         };
+        "error.CONNECTION_RATE_LIMITED.2": {
+            limit: number;
+            /** @description Whole seconds to wait before retrying, as the Retry-After header says. */
+            retryAfter: number;
+        };
         "error.CONNECTION_SERVICE_BUSY": {
             /** @description Whole seconds to wait before retrying, as the Retry-After header says. */
             retryAfter: number;
+        };
+        "exports:start.outputs": {
+            handle: string;
+            jobId: string;
+            queue: string;
         };
         "message:create.outputs": {
             message: {
@@ -299,11 +304,19 @@ export interface components {
 }
 
 export interface AppActions {
+  /** Queues an export of every message as CSV, and answers the handle to watch it with (tasks:watch) */
+  "exports:start": {
+    params: Record<string, never>;
+    outputs: components["schemas"]["exports:start.outputs"];
+    errors: ErrorSet1;
+    transports: "web" | "websocket";
+    http: { method: "POST"; route: "/exports" };
+  };
   /** Post a message as the signed-in user; it is published on the messages channel */
   "message:create": {
     params: components["schemas"]["message:create.params"];
     outputs: components["schemas"]["message:create.outputs"];
-    errors: ErrorSet1;
+    errors: ErrorSet2;
     transports: "web" | "websocket";
     http: { method: "PUT"; route: "/message" };
   };
@@ -311,7 +324,7 @@ export interface AppActions {
   "messages:export": {
     params: Record<string, never>;
     outputs: components["schemas"]["messages:export.outputs"];
-    errors: ErrorSet2;
+    errors: ErrorSet1;
     transports: "web" | "websocket";
     http: { method: "GET"; route: "/messages/export" };
   };
@@ -398,28 +411,28 @@ export interface AppChannels {
 export type ErrorSet1 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
+  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
+  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
+  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
+  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
+
+export type ErrorSet2 =
+  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
+  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_REQUIRED"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_PARAM_VALIDATION"; status: 422; value?: unknown }
   | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
   | { type: "CONNECTION_UNSUPPORTED_MEDIA_TYPE"; status: 415; value?: unknown };
-
-export type ErrorSet2 =
-  | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
-  | { type: "CONNECTION_ACTION_PARAM_FORMATTING"; status: 400; value?: unknown }
-  | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
-  | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
-  | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
-  | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
-  | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
-  | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
 
 export type ErrorSet3 =
   | { type: "CONNECTION_ACTION_OUTPUT_VALIDATION"; status: 500; value?: unknown }
@@ -429,7 +442,7 @@ export type ErrorSet3 =
   | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
@@ -443,7 +456,7 @@ export type ErrorSet4 =
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
@@ -456,7 +469,7 @@ export type ErrorSet5 =
   | { type: "CONNECTION_ACTION_RUN"; status: 500; value?: unknown }
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
@@ -470,7 +483,7 @@ export type ErrorSet6 =
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
@@ -484,7 +497,7 @@ export type ErrorSet7 =
   | { type: "CONNECTION_FORBIDDEN"; status: 403; value?: unknown }
   | { type: "CONNECTION_NOT_FOUND"; status: 404; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };
@@ -498,7 +511,7 @@ export type ErrorSet8 =
   | { type: "CONNECTION_ACTION_TIMEOUT"; status: 504; value?: unknown }
   | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
@@ -514,7 +527,7 @@ export type ErrorSet9 =
   | { type: "CONNECTION_CONFLICT"; status: 409; value?: unknown }
   | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown }
@@ -530,7 +543,7 @@ export type ErrorSet10 =
   | { type: "CONNECTION_NOT_AUTHENTICATED"; status: 401; value?: unknown }
   | { type: "CONNECTION_NOT_FOUND"; status: 404; value: components["schemas"]["error.CONNECTION_NOT_FOUND"] }
   | { type: "CONNECTION_PAYLOAD_TOO_LARGE"; status: 413; value?: unknown }
-  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED"] }
+  | { type: "CONNECTION_RATE_LIMITED"; status: 429; value: components["schemas"]["error.CONNECTION_RATE_LIMITED.2"] }
   | { type: "CONNECTION_SERVER_ERROR"; status: 500; value?: unknown }
   | { type: "CONNECTION_SERVICE_BUSY"; status: 503; value: components["schemas"]["error.CONNECTION_SERVICE_BUSY"] }
   | { type: "CONNECTION_SERVICE_UNAVAILABLE"; status: 503; value?: unknown };

@@ -143,6 +143,61 @@ element("older").addEventListener("click", async () => {
   }
 });
 
+/**
+ * The export button: queues an export (`exports:start`) and follows its job with `tasks:watch`'s
+ * Server-Sent Events, its progress in the bar, then a link to the CSV.
+ */
+element("export-start").addEventListener("click", async () => {
+  const button = element("export-start");
+  const progress = element("export-progress");
+  const status = element("export-status");
+  const download = element("export-download");
+  showError(null);
+  button.disabled = true;
+  download.hidden = true;
+  try {
+    const { handle } = await client.call("exports:start");
+    progress.hidden = false;
+    progress.removeAttribute("value"); // indeterminate until the first report
+    status.textContent = "queued…";
+    const events = new EventSource(`/api/jobs/${encodeURIComponent(handle)}/events`);
+    const done = (message) => {
+      events.close();
+      button.disabled = false;
+      if (message) showError(message);
+    };
+    events.addEventListener("message", (event) => {
+      const update = JSON.parse(event.data);
+      if (update.type === "progress" || (update.type === "status" && update.progress)) {
+        const report = update.type === "progress" ? update : update.progress;
+        progress.max = report.total || 1;
+        progress.value = report.progress;
+        status.textContent = report.message ?? `${report.progress} of ${report.total}`;
+      } else if (update.type === "completed") {
+        progress.max = 1;
+        progress.value = 1;
+        const { count, csv } = update.result;
+        URL.revokeObjectURL(download.href);
+        download.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+        download.textContent = `Download ${count} message${count === 1 ? "" : "s"} (CSV)`;
+        download.hidden = false;
+        status.textContent = "done";
+        done();
+      } else if (update.type === "failed") {
+        status.textContent = "";
+        done(update.error.message);
+      }
+    });
+    // The stream's own end, or its failure (an `error` event with the error body, or a lost connection).
+    events.addEventListener("end", () => done());
+    events.addEventListener("error", (event) => done(event.data ? JSON.parse(event.data).error.message : "The export's progress was lost"));
+  } catch (error) {
+    button.disabled = false;
+    progress.hidden = true;
+    showError(error.message);
+  }
+});
+
 client
   .call("session:view")
   .then(({ user }) => showAccount(user))

@@ -18,7 +18,7 @@ test("herald generate client-types writes the sample app's module exactly as com
   const run = await herald(["generate", "client-types", "--out", out, "-q"], { cwd: REPO_ROOT });
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
-  expect(run.stdout).toBe(`wrote ${relative(join(REPO_ROOT, "sample-app"), out)}: the types of 11 action(s) for herald/client\n`);
+  expect(run.stdout).toBe(`wrote ${relative(join(REPO_ROOT, "sample-app"), out)}: the types of 12 action(s) for herald/client\n`);
   const committed = readFileSync(join(REPO_ROOT, "sample-app/herald-client.d.ts"), "utf8");
   // `herald generate client-types` at the repository's root writes sample-app/herald-client.d.ts again.
   expect(readFileSync(out, "utf8")).toBe(committed);
@@ -27,7 +27,7 @@ test("herald generate client-types writes the sample app's module exactly as com
 test("the module lists the actions served over HTTP or WebSocket, each with its route, and none other", () => {
   const module = readFileSync(join(REPO_ROOT, "sample-app/herald-client.d.ts"), "utf8");
   const names = [...module.matchAll(/^ {2}"([^"]+)": \{$/gm)].map(([, name]) => name);
-  expect(names).toEqual(["message:create", "messages:export", "messages:list", "session:create", "session:destroy", "session:view", "status", "tasks:watch", "user:create", "user:edit", "user:view"]);
+  expect(names).toEqual(["exports:start", "message:create", "messages:export", "messages:list", "session:create", "session:destroy", "session:view", "status", "tasks:watch", "user:create", "user:edit", "user:view"]);
   expect(module).toContain('http: { method: "GET"; route: "/user/{user}" };');
   // Recorded in the server's log only: a client never receives it.
   expect(module).not.toContain("CONNECTION_CLIENT_GONE");

@@ -65,6 +65,7 @@ test("every operation's real response validates against its documented 200 schem
   await call("put", "/api/message", "/api/message", { body: { body: "hello" }, cookie });
   await call("get", "/api/messages/list", "/api/messages/list?limit=5");
   await call("get", "/api/messages/export", "/api/messages/export");
+  await call("post", "/api/exports", "/api/exports");
   await call("delete", "/api/session", "/api/session", { cookie });
   // The events of a job the app queued to be watched: text, each event's data JSON.
   const { handle } = await testServer().container.resolve(TaskService).enqueueWatched("messages:export", {}, "anyone");

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { HOOK_TIMEOUT, serverUrl, useTestServer } from "herald/testing";
 import { usePostgresSchema } from "./support/postgres";
@@ -103,6 +104,32 @@ test(
       await page.locator("#sign-in-form").waitFor();
       await page.reload();
       await page.locator("#sign-in-form").waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  },
+  HOOK_TIMEOUT,
+);
+
+test(
+  "the export button shows the export's progress from its job's events, then a link to its CSV",
+  async () => {
+    await createUser({ name: "Ada Lovelace", email: "ada@example.com", password: "analytical engine" });
+    const ada = await signedIn("ada@example.com", "analytical engine");
+    for (const body of ["first", "second"]) await run("message:create", { body }, ada);
+    const page = await openChat();
+    try {
+      await page.locator("#export-start").click();
+      const link = page.locator("#export-download", { hasText: "Download 2 messages (CSV)" });
+      await link.waitFor();
+      expect(await page.locator("#export-progress").evaluate((bar: HTMLProgressElement) => [bar.value, bar.max])).toEqual([1, 1]);
+      expect(await page.locator("#export-status").textContent()).toBe("done");
+      const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+      expect(download.suggestedFilename()).toBe("messages.csv");
+      const csv = readFileSync((await download.path())!, "utf8");
+      expect(csv).toMatch(/^id,author,body,created_at\n1,"Ada Lovelace","first",\S+\n2,"Ada Lovelace","second",\S+\n$/);
+      expect(await page.locator("#export-start").isDisabled()).toBe(false);
       expect(problems).toEqual([]);
     } finally {
       await page.context().close();

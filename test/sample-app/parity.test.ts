@@ -186,6 +186,13 @@ const rows: Row[] = [
     },
   },
   {
+    title: "exports:start queues an export, and answers the handle its caller watches it with",
+    action: "exports:start",
+    params: {},
+    on: ["http", "websocket"],
+    expected: { response: { jobId: expect.any(String) as unknown as string, queue: "exports", handle: expect.any(String) as unknown as string } },
+  },
+  {
     title: "messages:cleanup deletes the old messages, for the CLI and the task worker",
     action: "messages:cleanup",
     params: { age: 3_600_000 },

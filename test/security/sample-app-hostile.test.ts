@@ -57,6 +57,7 @@ const TEST_TIMEOUT = 60_000;
 
 /** Every action of the sample app; a test below fails when the app gains one this list lacks. */
 const ACTIONS = [
+  "exports:start",
   "message:create",
   "messages:cleanup",
   "messages:export",
