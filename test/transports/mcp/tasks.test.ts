@@ -42,8 +42,16 @@ test("server/discover lists the extension, in capabilities.extensions and nowher
   expect(discovered.result!.capabilities.tasks).toBeUndefined();
 });
 
+/** Opens the gate of a `gated` call once its job waits at it (the fixture's gates, on globalThis). */
+async function openGate(gate: string): Promise<void> {
+  const gates = (globalThis as Record<symbol, unknown>)[Symbol.for("herald.test.mcpTaskGates")] as Map<string, () => void> | undefined;
+  await waitFor(() => gates?.has(gate) === true);
+  gates!.get(gate)!();
+}
+
 test("a client that declared the extension gets a task, readable at once, then completed with the tool's result", async () => {
-  const created = await call("slow", { ms: 200, label: "first" });
+  // The job waits at its gate until the task has been read working, however slow the machine.
+  const created = await call("gated", { gate: "first", label: "first" });
   const task = created.result!;
   expect(task).toMatchObject({ resultType: "task", status: "working", taskId: expect.any(String) });
   expect(Number.isInteger(task.ttlMs) && Number.isInteger(task.pollIntervalMs)).toBe(true);
@@ -54,6 +62,7 @@ test("a client that declared the extension gets a task, readable at once, then c
   expect(working.result).toMatchObject({ resultType: "complete", taskId: task.taskId, status: "working" });
   expect(working.result).not.toHaveProperty("result");
 
+  await openGate("first");
   const done = await settled(task.taskId);
   expect(done.status).toBe("completed");
   expect(done.result.structuredContent).toEqual({ label: "first", pid: process.pid });
