@@ -148,6 +148,8 @@ export type { JobWatcher, WatchedJob } from "./transports/tasks/task-service";
 export type { FanOutCounts, JobWatchEvent } from "./transports/tasks/job-events";
 export type { Backoff, FanOutProgress, JobError, JobInfo, JobStatus, QueueStats } from "./transports/tasks/driver";
 export type { TaskJobState } from "./transports/tasks/job-runner";
+export { jobCallerOf } from "./core/job-caller";
+export type { JobCaller } from "./core/job-caller";
 
 // OpenAPI
 export { generateOpenApiSchemas } from "./contract/json-schema";

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport, type InputRequiredResult } from "@modelcontextprotocol/client";
-import { serverUrl, useTestServer } from "herald/testing";
+import { TaskService } from "herald";
+import { serverUrl, testServer, useTestServer, waitFor } from "herald/testing";
+import { rpc, TASKS, type RpcAnswer } from "../transports/mcp/support/raw-rpc";
 import { authorize, CookieJar, pkcePair, REDIRECT_URI, registerClient, tokenRequest } from "./support/oauth-flow";
 
 // An app that is its own authorization server, whose sign-in names the user `user-<name>`.
@@ -75,4 +77,44 @@ test("a browser signed in for one client signs in again for another, and that cl
   const alice = await clientWith(tokens.access_token as string);
   const asked = (await alice.callTool({ name: "ask-note", arguments: {} }, { allowInputRequired: true })) as unknown as InputRequiredResult;
   expect(asked.resultType).toBe("input_required");
+});
+
+describe("an MCP task's job runs for the caller who created the task", () => {
+  const withTasks = (token: string) => ({ capabilities: { extensions: { [TASKS]: {} } }, headers: { authorization: `Bearer ${token}` } });
+
+  /** `tasks/get` with the token until the task has left `working`. */
+  async function settled(taskId: string, token: string): Promise<Record<string, any>> {
+    let answer: RpcAnswer | undefined;
+    await waitFor(async () => (answer = await rpc(`${serverUrl()}/mcp`, "tasks/get", { taskId }, withTasks(token))).result?.status !== "working");
+    return answer!.result!;
+  }
+
+  test("with its token and its session: a tool only the signed-in may use works as a task", async () => {
+    const clientId = await registerClient(serverUrl());
+    const token = (await signIn(clientId, "alice")).access_token as string;
+    const created = await rpc(`${serverUrl()}/mcp`, "tools/call", { name: "who-task", arguments: {} }, withTasks(token));
+    expect(created.result).toMatchObject({ resultType: "task", status: "working" });
+    const done = await settled(created.result!.taskId as string, token);
+    expect(done.status).toBe("completed");
+    expect(done.result.structuredContent).toEqual({ user: "alice", subject: "user-alice", scopes: expect.arrayContaining(["mcp"]), connection: "task" });
+  });
+
+  test("a job whose caller's session has ended since runs for a caller who is signed out", async () => {
+    const tasks = testServer().container.resolve(TaskService);
+    const jobId = await tasks.enqueue("who:task", {}, { retries: 0, caller: { sessionId: "a-session-that-ended" } });
+    await waitFor(async () => (await tasks.getJob("who", jobId))?.status === "failed");
+    expect((await tasks.getJob("who", jobId))?.error).toMatchObject({ type: "CONNECTION_NOT_AUTHENTICATED", message: "Sign in first" });
+  });
+
+  test("what inspection shows of such a job holds neither its token nor its session", async () => {
+    const clientId = await registerClient(serverUrl());
+    const token = (await signIn(clientId, "bob")).access_token as string;
+    const created = await rpc(`${serverUrl()}/mcp`, "tools/call", { name: "who-task", arguments: {} }, withTasks(token));
+    await settled(created.result!.taskId as string, token);
+    const tasks = testServer().container.resolve(TaskService);
+    const stats = await tasks.stats("who");
+    expect(stats.who!.completed).toBeGreaterThanOrEqual(1);
+    const failed = await tasks.failed("who");
+    expect(JSON.stringify(failed)).not.toMatch(/sessionId|"auth"|claims/);
+  });
 });

@@ -44,7 +44,7 @@ const surface = {
       "Channel", "ChannelPublisher", "ChannelPresence", "PubSubDriver", "PUBSUB_DRIVER_TOKEN", "InProcessPubSub",
       "PresenceStore", "PRESENCE_STORE_TOKEN", "InProcessPresenceStore",
       // tasks, OpenAPI, command line
-      "TaskService", "generateOpenApiSchemas", "computeActionsHash", "writeSchemasCache", "loadCachedSchemas",
+      "TaskService", "jobCallerOf", "generateOpenApiSchemas", "computeActionsHash", "writeSchemasCache", "loadCachedSchemas",
       "buildOpenApiDocument", "errorBodySchema", "buildProgram", "getValidTypes",
     ],
     types: [
@@ -70,7 +70,7 @@ const surface = {
       "ChannelMiddleware", "PubSubHandler", "PresenceDeparture", "PresenceEntry",
       // tasks, OpenAPI, command line
       "EnqueueOptions", "FanOutOptions", "Backoff", "FanOutProgress", "JobError", "JobInfo", "JobStatus", "QueueStats",
-      "JobWatcher", "WatchedJob", "JobWatchEvent", "FanOutCounts",
+      "JobWatcher", "WatchedJob", "JobWatchEvent", "FanOutCounts", "JobCaller",
       "TaskJobState", "JSONSchema", "OpenApiDocumentOptions", "ActionSource", "PluginGenerator",
     ],
   },

@@ -1,5 +1,6 @@
 import type { JobInput } from "../asked-questions";
 import type { ErrorBody } from "../error-body";
+import type { JobCaller } from "../job-caller";
 import { tokenFor } from "../token-for";
 
 /** A job as another transport shows it (MCP's tasks): where it stands, and its outcome once it has one. */
@@ -22,9 +23,9 @@ export interface JobOutcome {
  * reaches the task transport without importing it. The task transport registers its service here.
  */
 export abstract class TaskOperations {
-  abstract enqueue(actionName: string, params?: Record<string, unknown>, options?: { delayMs?: number; jobId?: string; retries?: number; input?: JobInput }): Promise<string>;
-  /** Runs again, with `answers`, a job that ended waiting for its caller's input; answers the new job's id. */
-  abstract resume(queue: string, jobId: string, answers: JobInput["answers"]): Promise<string>;
+  abstract enqueue(actionName: string, params?: Record<string, unknown>, options?: { delayMs?: number; jobId?: string; retries?: number; input?: JobInput; caller?: JobCaller }): Promise<string>;
+  /** Runs again, with `answers`, a job that ended waiting for its caller's input, for `caller`; answers the new job's id. */
+  abstract resume(queue: string, jobId: string, answers: JobInput["answers"], caller?: JobCaller): Promise<string>;
   abstract stats(queue?: string): Promise<Record<string, unknown>>;
   abstract failed(queue: string, options?: { limit?: number }): Promise<unknown[]>;
   abstract retry(queue: string, jobId: string): Promise<boolean>;

@@ -186,7 +186,7 @@ export function buildMcpServer(herald: HeraldServer, catalog: McpCatalog, asking
         // CallToolResult: TaskAwareServer carries it past the SDK's result check.
         const connection = connectionFor(ctx, asking.connectionInput(ctx, entry.registered.name));
         const kinds = askableKinds(ctx, mcp.getClientCapabilities());
-        const runInstead = () => tasks.enqueue(entry, request.params.arguments, kinds, answersRead(connection));
+        const runInstead = () => tasks.enqueue(entry, request.params.arguments, kinds, answersRead(connection), connection);
         const call = { actionName: entry.registered.name, params: request.params.arguments, ctx, connection, runInstead };
         return runFor<CallToolResult | InputRequiredResult>(herald, call, async (result) => {
           return asking.inputRequired(result, ctx) ?? ((await tasks.created(entry, result, connection)) as CallToolResult);

@@ -14,6 +14,7 @@ import { answerIn } from "./caller-input";
 import type { ActionResult } from "../../core/action-result";
 import { MCP_RESPONSE_FORMAT } from "../../core/constants";
 import { callerScope } from "../../core/caller-scope";
+import { jobCallerOf } from "../../core/job-caller";
 import type { Connection } from "../../core/connection";
 import { typedErrorOf, type ErrorBody } from "../../core/error-body";
 import { ErrorStatusCodes, ErrorType } from "../../core/errors";
@@ -130,8 +131,9 @@ export class McpTasks {
   }
 
   /** Queues the tool's call as a job, which may ask questions of `kinds`: the run of the call that creates the task. */
-  enqueue(entry: ToolEntry, params: unknown, kinds: QuestionKind[], answers: Readonly<Record<string, RawAnswer>>): Promise<string> {
-    return this.jobs.enqueue(entry.registered.name, (params ?? {}) as Record<string, unknown>, { input: { kinds, answers: { ...answers } } });
+  enqueue(entry: ToolEntry, params: unknown, kinds: QuestionKind[], answers: Readonly<Record<string, RawAnswer>>, connection: Connection): Promise<string> {
+    const caller = jobCallerOf(connection);
+    return this.jobs.enqueue(entry.registered.name, (params ?? {}) as Record<string, unknown>, { input: { kinds, answers: { ...answers } }, ...(caller ? { caller } : {}) });
   }
 
   /** The answer to the call that queued the job: the task, or the call's refusal as a tool result. */
@@ -197,8 +199,9 @@ export class McpTasks {
       if (answer) answers[key] = answer;
     }
     const complete = Object.keys(asked.questions).every((key) => key in answers);
+    // The task's owner answered: the job runs again for this caller, as the first ran for its creator.
     const next: TaskState = complete
-      ? { jobId: await this.jobs.resume(reference.queue, jobId, { ...asked.answered, ...answers }), answers: {} }
+      ? { jobId: await this.jobs.resume(reference.queue, jobId, { ...asked.answered, ...answers }, jobCallerOf(connection)), answers: {} }
       : { jobId, answers };
     await this.saveState(taskId as string, stateText, next);
   }

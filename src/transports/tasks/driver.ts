@@ -1,4 +1,5 @@
 import type { JobInput } from "../../core/asked-questions";
+import type { JobCaller } from "../../core/job-caller";
 import type { RedisPersistence } from "./redis-persistence";
 import type { ErrorBody } from "../../core/error-body";
 import type { TraceCarrier } from "../../core/tracing";
@@ -21,6 +22,8 @@ export interface JobPayload {
   watch?: { retries: number };
   /** Set on a job that may ask its caller for input (an MCP task's): what the caller can answer, and has. */
   input?: JobInput;
+  /** Set on a job that runs for the caller of the call that queued it (an MCP task's): its token and session. */
+  caller?: JobCaller;
 }
 
 export interface Backoff {

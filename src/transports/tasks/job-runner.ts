@@ -7,6 +7,8 @@ import { Connection } from "../../core/connection";
 import type { TypedError } from "../../core/errors";
 import { isUnencodableResponse } from "../../core/response-encoder";
 import type { HeraldServer } from "../../core/server";
+import type { Session } from "../../sessions/session";
+import { SessionManager } from "../../sessions/session-manager";
 import type { JobHandler, RunningJob } from "./driver";
 import { processingJob } from "./job-spans";
 import { JobFailure } from "./job-failure";
@@ -58,14 +60,26 @@ export function jobRunner(server: HeraldServer, messagingSystem: string): JobHan
   return (job) => processingJob(job, messagingSystem, () => runJob(server, job));
 }
 
+/**
+ * The session of the caller a job runs for, opened again from the store: one that ended since
+ * (a sign-out, its TTL) leaves the job's caller anonymous. None where the app has no sessions.
+ */
+function callerSession(server: HeraldServer, sessionId: string): Promise<Session> | undefined {
+  if (!server.container.isRegistered(SessionManager, true)) return undefined;
+  return server.container.resolve(SessionManager).open(sessionId);
+}
+
 /** One attempt of a job: the call's answer is its result, its error the attempt's failure. */
 async function runJob(server: HeraldServer, job: RunningJob): Promise<unknown> {
-  const { input } = job.payload;
+  const { input, caller } = job.payload;
+  const session = caller?.sessionId === undefined ? undefined : await callerSession(server, caller.sessionId);
   const connection = new Connection({
     type: CONNECTION_TYPE.task,
     id: job.id,
     progressReporter: (progress) => job.reportProgress(progress),
     ...(input ? { callerInput: jobCallerInput(input) } : {}),
+    ...(caller?.auth ? { auth: caller.auth } : {}),
+    ...(session ? { session } : {}),
   });
   const state: TaskJobState = {
     queue: job.queue,

@@ -9,6 +9,7 @@ import { ErrorType, TypedError } from "../../core/errors";
 import type { RegisteredAction } from "../../core/registry";
 import { redactSecrets } from "../../core/secret";
 import type { JobInput } from "../../core/asked-questions";
+import type { JobCaller } from "../../core/job-caller";
 import type { Backoff, FanOutProgress, JobInfo, JobPayload, NewJob, QueueDriver, QueueStats } from "./driver";
 import { messagingSystem, sendingJobs } from "./job-spans";
 import { describeSchedule, type LastRun, recurrenceOf, type ScheduleDescription } from "./schedules";
@@ -37,6 +38,12 @@ export interface EnqueueOptions {
    */
   input?: JobInput;
   /**
+   * Runs the job for this caller (`jobCallerOf(connection)`): its connection has the token and
+   * the session of the call that queued it, as an MCP task's job has its creator's. Kept with the
+   * job, never shown by inspection.
+   */
+  caller?: JobCaller;
+  /**
    * Publishes the job's progress and outcome for its watchers (see `watchHandle`); without it a
    * job publishes nothing, and costs no round trip more. On a fan-out: its children's ends.
    */
@@ -53,7 +60,7 @@ export interface WatchedJob {
   handle: string;
 }
 
-export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs" | "idempotencyKey" | "input"> {
+export interface FanOutOptions extends Omit<EnqueueOptions, "jobId" | "delayMs" | "idempotencyKey" | "input" | "caller"> {
   /** Makes the fan-out idempotent: calling again with the same id queues no child twice. */
   id?: string;
 }
@@ -98,12 +105,12 @@ export class TaskService implements TaskOperations {
    * Runs again a job that ended waiting for its caller's input, with `answers` (those it had
    * before, and the new ones): a new job of the same action and params, whose id it answers.
    */
-  async resume(queue: string, jobId: string, answers: JobInput["answers"]): Promise<string> {
+  async resume(queue: string, jobId: string, answers: JobInput["answers"], caller?: JobCaller): Promise<string> {
     const job = await (await this.appQueue()).getJob(queue, jobId);
     if (!job?.input || job.status !== "failed") {
       throw new TypedError({ message: `Job "${jobId}" of queue "${queue}" is not waiting for input`, type: ErrorType.CONNECTION_CONFLICT, key: "jobId", value: jobId });
     }
-    return this.enqueueOnce(job.action, job.params, { input: { kinds: job.input.kinds, answers } });
+    return this.enqueueOnce(job.action, job.params, { input: { kinds: job.input.kinds, answers }, ...(caller ? { caller } : {}) });
   }
 
   private async enqueueOnce(actionName: string, params: Params, options: Omit<EnqueueOptions, "idempotencyKey">): Promise<string> {
@@ -117,6 +124,7 @@ export class TaskService implements TaskOperations {
       action: action.name,
       params: asJson(params),
       ...(options.input ? { input: options.input } : {}),
+      ...(options.caller ? { caller: options.caller } : {}),
       ...(options.watch ? { watch: { retries: jobOptions.retries } } : {}),
     };
     const [id] = await sendingJobs(queue, messagingSystem(driver.kind), 1, (trace) =>

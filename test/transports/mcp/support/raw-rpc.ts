@@ -20,7 +20,7 @@ export function rpc(
   mcpUrl: string,
   method: string,
   params: Record<string, unknown>,
-  options: { capabilities?: Record<string, unknown>; localAddress?: string } = {},
+  options: { capabilities?: Record<string, unknown>; localAddress?: string; headers?: Record<string, string> } = {},
 ): Promise<RpcAnswer> {
   nextId += 1;
   const name = typeof params.name === "string" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
@@ -43,6 +43,7 @@ export function rpc(
           "mcp-protocol-version": "2026-07-28",
           "mcp-method": method,
           ...(name ? { "mcp-name": name } : {}),
+          ...options.headers,
         },
       },
       (response) => {
