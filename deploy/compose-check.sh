@@ -41,6 +41,7 @@ const lines = [
   `POSTGRES_PASSWORD=${randomBytes(32).toString("hex")}`,
   `SESSION_SECRET=${secret()}`,
   `MCP_REQUEST_STATE_KEY=${secret()}`,
+  `TASKS_WATCH_KEY=${secret()}`,
   `OAUTH_COOKIE_SECRETS=${secret()}`,
   `OAUTH_JWKS='${JSON.stringify({ keys: [{ ...key, kid: randomUUID(), alg: "ES256", use: "sig" }] })}'`,
 ];

@@ -34,7 +34,7 @@ test("the file runs two web services and a task worker of the repository's image
 
 test("every secret the services need is required: the file does not interpolate without it, or with it empty", () => {
   const secrets = Object.keys(topology.variables).filter((name) => name !== "PUBLIC_URL");
-  expect(secrets.sort()).toEqual(["MCP_REQUEST_STATE_KEY", "OAUTH_COOKIE_SECRETS", "OAUTH_JWKS", "POSTGRES_PASSWORD", "SESSION_SECRET"]);
+  expect(secrets.sort()).toEqual(["MCP_REQUEST_STATE_KEY", "OAUTH_COOKIE_SECRETS", "OAUTH_JWKS", "POSTGRES_PASSWORD", "SESSION_SECRET", "TASKS_WATCH_KEY"]);
   for (const name of secrets) {
     for (const missing of [undefined, ""]) {
       expect(() => readCompose({ ...topology.variables, [name]: missing })).toThrow(`required variable ${name} is missing a value`);

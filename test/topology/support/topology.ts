@@ -29,7 +29,7 @@ export function sharedSecrets(): Record<string, string> {
   const secret = () => randomBytes(32).toString("base64url");
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const jwks = { keys: [{ ...privateKey.export({ format: "jwk" }), alg: "ES256", use: "sig", kid: "topology" }] };
-  return { SESSION_SECRET: secret(), MCP_REQUEST_STATE_KEY: secret(), OAUTH_COOKIE_SECRETS: secret(), OAUTH_JWKS: JSON.stringify(jwks) };
+  return { SESSION_SECRET: secret(), MCP_REQUEST_STATE_KEY: secret(), TASKS_WATCH_KEY: secret(), OAUTH_COOKIE_SECRETS: secret(), OAUTH_JWKS: JSON.stringify(jwks) };
 }
 
 /**
