@@ -1,12 +1,11 @@
 import { injectable } from "tsyringe";
 import { z } from "zod";
-import type { ActionDefinition, MiddlewareReference, WebConfig } from "../../../core/action";
+import type { ActionDefinition, WebConfig } from "../../../core/action";
 import { HTTP_METHOD } from "../../../core/constants";
 import type { JobInfo } from "../driver";
-import { TaskService } from "../task-service";
 import { failuresOutputs } from "./dashboard-outputs";
-import { TasksDashboard } from "./dashboard-settings";
 import { knownQueue } from "./known-queue";
+import { DashboardAction } from "./dashboard-action";
 
 /** Failed jobs read per queue to find the newest: a set holds them, in no order. */
 export const FAILED_JOBS_READ = 1000;
@@ -23,22 +22,13 @@ function failedAt(job: JobInfo): number {
 
 /** `tasks:failures`: the newest failed jobs, with the error body of their last attempt. */
 @injectable()
-export class TasksFailuresAction implements ActionDefinition<typeof failuresInputs> {
+export class TasksFailuresAction extends DashboardAction implements ActionDefinition<typeof failuresInputs> {
   readonly name = "tasks:failures";
   readonly description = "The newest failed jobs of one queue or of every queue, each with the error of its last attempt";
   readonly inputs = failuresInputs;
   readonly web: WebConfig = { route: "/tasks/failures", method: HTTP_METHOD.GET };
   readonly outputs = failuresOutputs;
   readonly errors = { CONNECTION_NOT_FOUND: true };
-  readonly middleware: readonly MiddlewareReference[];
-
-  constructor(
-    private readonly tasks: TaskService,
-    dashboard: TasksDashboard,
-  ) {
-    this.middleware = dashboard.middleware;
-  }
-
   async run(params: z.output<typeof failuresInputs>): Promise<z.output<typeof failuresOutputs>> {
     const queues = params.queue === undefined ? this.tasks.queues() : [knownQueue(this.tasks, params.queue)];
     const failed = (await Promise.all(queues.map((queue) => this.tasks.failed(queue, { limit: FAILED_JOBS_READ })))).flat();
