@@ -11,7 +11,7 @@ import { queueCommandClient } from "./bee-queue-internals";
 import { runForgottenScriptsByEval } from "./bee-queue-scripts";
 import { asJobFailure } from "./job-failure";
 import { readRedisPersistence, RedisPersistence } from "./redis-persistence";
-import { JobRecord, RedisRecords } from "./redis-records";
+import { jobInfoOf, JobRecord, RedisRecords } from "./redis-records";
 
 export interface BeeQueueDriverOptions {
   redisUrl: string;
@@ -158,7 +158,7 @@ export class BeeQueueDriver implements QueueDriver {
       : record?.status === "succeeded" ? "succeeded"
       : undefined;
     if (!status) return undefined;
-    const info = toInfo(queue, id, payload, status, record);
+    const info = jobInfoOf(queue, id, payload, status, record);
     return progress ? { ...info, progress: JSON.parse(progress as string) as JobProgress } : info;
   }
 
@@ -179,7 +179,7 @@ export class BeeQueueDriver implements QueueDriver {
       const record = records[index];
       const stacktrace = (job.options.stacktraces as string[] | undefined)?.[0];
       const fallback = stacktrace ? asJobFailure(new Error(stacktrace.split("\n")[0])).body : undefined;
-      return toInfo(queue, job.id, job.data, "failed", record ?? (fallback ? { error: fallback } : undefined));
+      return jobInfoOf(queue, job.id, job.data, "failed", record ?? (fallback ? { error: fallback } : undefined));
     });
   }
 
@@ -391,19 +391,4 @@ export class BeeQueueDriver implements QueueDriver {
 /** Aborted by stopWorkers, not by the handler itself (the dispatcher aborts it on a timeout). */
 function isCutOff(controller: AbortController): boolean {
   return controller.signal.reason instanceof CutOff;
-}
-
-function toInfo(queue: string, id: string, payload: JobPayload, status: JobStatus, record?: Partial<JobRecord>): JobInfo {
-  return {
-    id,
-    queue,
-    action: payload.action,
-    params: payload.params,
-    status,
-    attempts: record?.attempts ?? 0,
-    ...(status === "succeeded" ? { result: record?.result ?? null } : {}),
-    ...(record?.error ? { error: record.error } : {}),
-    ...(payload.fanOut ? { fanOut: payload.fanOut } : {}),
-    ...(payload.input ? { input: payload.input } : {}),
-  };
 }

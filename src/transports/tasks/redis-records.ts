@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobPayload, JobProgress, ScheduledRun } from "./driver";
+import type { ChildOutcome, FanOutProgress, FanOutRecord, JobError, JobInfo, JobPayload, JobProgress, JobStatus, ScheduledRun } from "./driver";
 import { CompletedCounts } from "./completed-counts";
 import { summarizeFanOut } from "./fan-out";
 
@@ -218,4 +218,20 @@ export class RedisRecords {
   private fanOutKey(id: string): string {
     return `${this.prefix}:fanout:${id}`;
   }
+}
+
+/** A job as getJob and failed show it, from bee-queue's payload and Herald's record of its attempts. */
+export function jobInfoOf(queue: string, id: string, payload: JobPayload, status: JobStatus, record?: Partial<JobRecord>): JobInfo {
+  return {
+    id,
+    queue,
+    action: payload.action,
+    params: payload.params,
+    status,
+    attempts: record?.attempts ?? 0,
+    ...(status === "succeeded" ? { result: record?.result ?? null } : {}),
+    ...(record?.error ? { error: record.error } : {}),
+    ...(payload.fanOut ? { fanOut: payload.fanOut } : {}),
+    ...(payload.input ? { input: payload.input } : {}),
+  };
 }
