@@ -63,8 +63,8 @@ export class RedisRecords {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly resultTtlMs: number,
-    opened: <T>(command: () => Promise<T>) => Promise<T> = (command) => command(),
-    onCountError: (error: unknown, queue: string) => void = () => undefined,
+    opened: <T>(command: () => Promise<T>) => Promise<T>,
+    onCountError: (error: unknown, queue: string) => void,
   ) {
     this.completedCounts = new CompletedCounts((queue, count) => opened(() => this.redis.incrby(this.completedKey(queue), count)), onCountError);
   }
