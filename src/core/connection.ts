@@ -3,7 +3,7 @@ import { addressKey } from "./caller-address";
 import { askCaller, type CallerInput } from "./caller-input";
 import { CONNECTION_TYPE } from "./constants";
 import type { Answers, QuestionKind, Questions, RawAnswer } from "./questions";
-import { uniqueId } from "./unique-id";
+import { nextUniqueNumber, uniqueIdOf } from "./unique-id";
 
 /** Session state bound to a connection; the HTTP and WebSocket transports provide it. */
 export interface ConnectionSession {
@@ -48,6 +48,12 @@ export interface ConnectionInit {
   remoteAddress?: string;
   requestId?: string;
   session?: ConnectionSession;
+  /**
+   * Makes the connection's session when something first reads it, instead of `session`: for a
+   * transport whose connections mostly never use theirs (an idle socket's anonymous session). One
+   * function for every connection, so that holding it costs a connection nothing.
+   */
+  openSession?: () => ConnectionSession;
   /** Request headers as the transport received them (HTTP request, WebSocket upgrade, MCP over HTTP), lower-cased. */
   headers?: Readonly<Record<string, string | undefined>>;
   /** Node's request headers, flattened into `headers` only if something reads them. */
@@ -76,12 +82,13 @@ export function responseHeadersIfSet(connection: Connection): Record<string, str
 
 /** The transport-independent view of where a call came from, given to `run` and to middleware. */
 export class Connection {
-  readonly id: string;
+  /** The id given, or the number of the one made for it, spelt out when first read: an idle socket need not hold the string. */
+  #id: string | number;
   readonly type: CONNECTION_TYPE;
   readonly remoteAddress?: string;
   readonly requestId?: string;
   readonly createdAt = Date.now();
-  session?: ConnectionSession;
+  #session: ConnectionSession | (() => ConnectionSession) | undefined;
   #headers: Readonly<Record<string, string | undefined>> | undefined;
   readonly #incomingHeaders: IncomingHttpHeaders | undefined;
   /** The verified access token of the call, where the transport checked one (MCP with OAuth); see docs/mcp.md. */
@@ -101,11 +108,11 @@ export class Connection {
   #addressKey: string | undefined;
 
   constructor(init: ConnectionInit) {
-    this.id = init.id ?? uniqueId();
+    this.#id = init.id ?? nextUniqueNumber();
     this.type = init.type;
     if (init.remoteAddress !== undefined) this.remoteAddress = init.remoteAddress;
     if (init.requestId !== undefined) this.requestId = init.requestId;
-    if (init.session !== undefined) this.session = init.session;
+    this.#session = init.session ?? init.openSession;
     this.#headers = init.headers;
     this.#incomingHeaders = init.incomingHeaders;
     this.progressReporter = init.progressReporter;
@@ -113,6 +120,22 @@ export class Connection {
     if (init.auth !== undefined) this.auth = init.auth;
     this.#callerInput = init.callerInput;
     this.#cannotAsk = init.cannotAsk;
+  }
+
+  /** The connection's session, where the transport has sessions (HTTP, WebSocket, MCP over HTTP). */
+  get session(): ConnectionSession | undefined {
+    if (typeof this.#session === "function") this.#session = this.#session();
+    return this.#session;
+  }
+
+  set session(session: ConnectionSession | undefined) {
+    this.#session = session;
+  }
+
+  /** Unique across processes: the transport's id (a job's), or one made for the connection. */
+  get id(): string {
+    if (typeof this.#id === "number") this.#id = uniqueIdOf(this.#id);
+    return this.#id;
   }
 
   /** Per-connection state for middleware and actions, such as the authenticated user. */
@@ -186,8 +209,14 @@ export class Connection {
 }
 
 /** Node's request headers as a connection carries them: one string per (lower-case) name. */
-export function flattenHeaders(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+export function flattenHeaders(
+  headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+  omitted?: ReadonlySet<string>,
+): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  for (const [name, value] of Object.entries(headers)) {
+    const lowerCase = name.toLowerCase();
+    if (!omitted?.has(lowerCase)) flat[lowerCase] = Array.isArray(value) ? value.join(", ") : value;
+  }
   return flat;
 }

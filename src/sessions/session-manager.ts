@@ -57,11 +57,16 @@ export class SessionManager {
    */
   fromCookieHeader(cookieHeader: string | undefined): Session | Promise<Session> {
     const cookie = this.cookie.read(cookieHeader);
-    if (cookie.kind === "absent") return Session.anonymous(this.store, this.ttlMs);
+    if (cookie.kind === "absent") return this.anonymous();
     return this.open(cookie.kind === "signed" ? cookie.id : undefined).then((session) => {
       this.presentedCookie.add(session);
       return session;
     });
+  }
+
+  /** A new anonymous session: one that holds nothing and is in the store only once something is written. */
+  anonymous(): Session {
+    return Session.anonymous(this.store, this.ttlMs);
   }
 
   /**
@@ -71,6 +76,8 @@ export class SessionManager {
    * CONNECTION_SERVICE_UNAVAILABLE error.
    */
   async open(id?: string): Promise<Session> {
+    // Without an id there is nothing to read, and no settled read for the session to keep.
+    if (id === undefined) return this.anonymous();
     const session = new Session(this.store, this.ttlMs, id);
     await session.load().catch((error: unknown) => {
       this.logger?.warn({ err: error }, "session could not be loaded");

@@ -9,6 +9,7 @@ import { addressKey } from "../../core/caller-address";
 import { CONNECTION_TYPE, RUN_MODE } from "../../core/constants";
 import { ErrorType, TypedError } from "../../core/errors";
 import type { Initializer } from "../../core/initializer";
+import { isLevelOn } from "../../core/logger";
 import { REQUEST_ID_HEADER, requestIdFrom } from "../../core/request-id";
 import { HeraldServer } from "../../core/server";
 import type { Session } from "../../sessions/session";
@@ -48,6 +49,8 @@ export class WebSocketInitializer implements Initializer {
   private closing = false;
   private channels!: ChannelSubscriptions;
   private sessions: SessionManager | undefined;
+  /** Opens a socket's anonymous session when an action first reads it: one function for every socket, most of which never do. */
+  private anonymousSession: (() => Session) | undefined;
   private budgets!: AddressMessageBudgets;
   private backoff!: AddressBackoff;
 
@@ -78,6 +81,8 @@ export class WebSocketInitializer implements Initializer {
     this.channels = container.resolve(ChannelSubscriptions);
     // Sessions are optional: an app may run without the sessions initializer's SessionManager.
     this.sessions = container.isRegistered(SessionManager, true) ? container.resolve(SessionManager) : undefined;
+    const sessions = this.sessions;
+    this.anonymousSession = sessions ? () => sessions.anonymous() : undefined;
     const wss = new WebSocketServer({ noServer: true, maxPayload: this.settings.maxFrameSize, clientTracking: false, perMessageDeflate: false });
     wss.on("headers", (headers: string[], request: IncomingMessage) => {
       const cookie = this.upgradeCookies.get(request);
@@ -151,11 +156,10 @@ export class WebSocketInitializer implements Initializer {
     writeAccessLine(this.server.logger, { method: request.method, path: pathOfUrl(request.url), status, durationMs: performance.now() - started, requestId });
   }
 
-  /** The session of the cookie the upgrade carries, when its origin may use it; an anonymous one otherwise. */
+  /** The session of the cookie the upgrade carries, when its origin may use it; none otherwise (see anonymousSession). */
   private async openSession(request: IncomingMessage, withCookie: boolean): Promise<Session | undefined> {
     const manager = this.sessions;
-    if (!manager) return undefined;
-    if (!withCookie) return manager.open();
+    if (!manager || !withCookie || request.headers.cookie === undefined) return undefined;
     const session = await manager.fromCookieHeader(request.headers.cookie);
     const change = manager.cookieChange(session);
     if (change.kind !== "none") this.upgradeCookies.set(request, change.header);
@@ -168,8 +172,8 @@ export class WebSocketInitializer implements Initializer {
       type: CONNECTION_TYPE.websocket,
       requestId: upgrade.requestId,
       ...(remoteAddress ? { remoteAddress } : {}),
-      ...(session ? { session } : {}),
-      headers: flattenHeaders(request.headers),
+      ...(session ? { session } : this.anonymousSession ? { openSession: this.anonymousSession } : {}),
+      headers: flattenHeaders(request.headers, HANDSHAKE_HEADERS),
     });
     // One context for every socket: a socket keeps only what is its own.
     this.socketContext ??= {
@@ -183,7 +187,8 @@ export class WebSocketInitializer implements Initializer {
     };
     const client = new SocketClient(ws, connection, this.socketContext);
     this.clients.add(client);
-    this.server.logger.debug({ connectionId: connection.id, requestId: upgrade.requestId, remoteAddress }, "websocket connected");
+    // Guarded: building the fields would spell out the connection's id, which an idle socket need not hold.
+    if (isLevelOn(this.server.logger, "debug")) this.server.logger.debug({ connectionId: connection.id, requestId: upgrade.requestId, remoteAddress }, "websocket connected");
     if (this.closing) ws.close(WS_CLOSE_CODE.goingAway, "Server shutting down");
   }
 }
@@ -193,6 +198,12 @@ export class WebSocketInitializer implements Initializer {
  * the handler's scope (the upgrade's id and the socket) for as long as the socket lives.
  */
 const ignoreSocketError = (): void => undefined;
+
+/**
+ * The upgrade's headers that only carry the handshake itself: no middleware has a use for them once
+ * the socket is open, and a socket would keep them (about 200 bytes) for its whole life.
+ */
+const HANDSHAKE_HEADERS: ReadonlySet<string> = new Set(["connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]);
 
 interface UpgradeRequest {
   requestId: string;

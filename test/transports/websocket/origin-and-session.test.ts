@@ -96,6 +96,15 @@ describe("the session", () => {
     await socket.close();
   });
 
+  test("a socket without a cookie gets its session from its first write and keeps it; another socket does not see it", async () => {
+    const socket = await TestSocket.open();
+    expect((await socket.action("ws:remember", { user: "grace" })).response.user).toBe("grace");
+    expect((await socket.action("ws:whoami")).response).toEqual({ user: "grace", hasSession: true });
+    const other = await TestSocket.open();
+    expect((await other.action("ws:whoami")).response).toEqual({ user: null, hasSession: true });
+    await Promise.all([socket.close(), other.close()]);
+  });
+
   test("what the socket writes to its session is seen by the next connection with the cookie", async () => {
     const cookie = await loggedInCookie(testServer(), { user: "ada" });
     const first = await TestSocket.open(wsUrl(), { headers: { cookie } });
@@ -124,5 +133,17 @@ describe("the session", () => {
     await other.action("ws:remember", { user: "hopper" });
     expect((await socket.action("ws:whoami")).response.user).toBe("hopper");
     await Promise.all([socket.close(), other.close()]);
+  });
+});
+
+describe("the upgrade's headers", () => {
+  test("are the socket's connection.headers, but for the handshake's own", async () => {
+    const socket = await TestSocket.open(wsUrl(), { headers: { "x-api-key": "key-1", "user-agent": "herald-test" } });
+    const { headers } = (await socket.action("ws:headers")).response as { headers: Record<string, string> };
+    expect(headers).toMatchObject({ "x-api-key": "key-1", "user-agent": "herald-test", host: expect.any(String) });
+    for (const handshake of ["connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]) {
+      expect(headers).not.toHaveProperty(handshake);
+    }
+    await socket.close();
   });
 });
