@@ -69,6 +69,7 @@ export interface ConnectionInit {
 
 let readResponseHeadersIfSet: (connection: Connection) => Record<string, string> | undefined;
 let readAnswered: (connection: Connection) => Readonly<Record<string, RawAnswer>>;
+let readSessionIfOpened: (connection: Connection) => ConnectionSession | undefined;
 
 /** The answers a call's `ask` has read so far: for a call whose run goes on elsewhere (an MCP task's job), which must not ask them again. */
 export function answersRead(connection: Connection): Readonly<Record<string, RawAnswer>> {
@@ -78,6 +79,11 @@ export function answersRead(connection: Connection): Readonly<Record<string, Raw
 /** The response headers a call set, without making the record when it set none: for the HTTP transport. */
 export function responseHeadersIfSet(connection: Connection): Record<string, string> | undefined {
   return readResponseHeadersIfSet(connection);
+}
+
+/** The connection's session, without opening one that nothing has read yet (ConnectionInit.openSession): for the transports. */
+export function sessionIfOpened(connection: Connection): ConnectionSession | undefined {
+  return readSessionIfOpened(connection);
 }
 
 /** The transport-independent view of where a call came from, given to `run` and to middleware. */
@@ -155,6 +161,7 @@ export class Connection {
   static {
     readResponseHeadersIfSet = (connection) => connection.#responseHeaders;
     readAnswered = (connection) => ({ ...connection.#answered });
+    readSessionIfOpened = (connection) => (typeof connection.#session === "function" ? undefined : connection.#session);
   }
 
   /**

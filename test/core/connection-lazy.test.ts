@@ -38,7 +38,7 @@ describe("a connection's session opened on first read", () => {
 
   test("gives way to a session given outright, and to one assigned later", () => {
     const openSession = jest.fn(() => fakeSession("opened"));
-    const given = new Connection({ type: CONNECTION_TYPE.http, session: fakeSession("given"), openSession });
+    const given = new Connection({ type: CONNECTION_TYPE.web, session: fakeSession("given"), openSession });
     expect(given.session?.id).toBe("given");
     given.session = fakeSession("assigned");
     expect(given.session.id).toBe("assigned");

@@ -1,9 +1,10 @@
 import type { ServerResponse } from "node:http";
 import { markActionCall } from "../../core/access-log";
-import { Connection, responseHeadersIfSet } from "../../core/connection";
+import { Connection, responseHeadersIfSet, sessionIfOpened } from "../../core/connection";
 import { CONNECTION_TYPE } from "../../core/constants";
 import type { RegisteredAction } from "../../core/registry";
 import type { HeraldServer } from "../../core/server";
+import { Session } from "../../sessions/session";
 import { SessionManager } from "../../sessions/session-manager";
 import type { ActionCall } from "./action-router";
 import { BodyLimits, bodyReaderFor } from "./body";
@@ -48,19 +49,22 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
   const { paramsBounds } = server.config;
   const sessions = server.container.resolve(SessionManager);
   const logger = server.logger;
+  // A request without a cookie has an anonymous session, made only if the action or a middleware reads it.
+  const anonymousSession = () => sessions.anonymous();
   return async (req, res, routeParams, query, requestId) => {
     // An answer may depend on the session or the caller: no cache keeps it, unless the action says otherwise (connection.responseHeaders).
     setCacheControl(res, "no-store");
     const read = readBody(req, res);
     const body = read instanceof Promise ? await read : read;
     const params = mergeParams(paramsBounds, routeParams, query, body.fields, body.files);
-    const found = sessions.fromCookieHeader(req.headers.cookie);
-    const session = found instanceof Promise ? await found : found;
+    const cookieHeader = req.headers.cookie;
+    const found = cookieHeader === undefined ? undefined : sessions.fromCookieHeader(cookieHeader);
+    const presented = found instanceof Promise ? await found : found;
     const connection = new Connection({
       type: CONNECTION_TYPE.web,
       remoteAddress: origin.address(req) || undefined,
       requestId,
-      session,
+      ...(presented ? { session: presented } : { openSession: anonymousSession }),
       incomingHeaders: req.headers,
     });
     const controller = tracker.controller(res);
@@ -73,8 +77,9 @@ export function actionHandler(entry: RegisteredAction, context: ActionHandlerCon
       idempotencyKey === undefined ? { controller, frames: isWebResponse } : { controller, frames: isWebResponse, idempotencyKey },
     );
     if (result.replayed && !res.headersSent) res.setHeader(REPLAYED_HEADER, "true");
-    const cookie = sessions.cookieChange(session);
-    if (cookie.kind !== "none" && !res.headersSent) appendCookie(res, cookie.header);
+    const session = presented ?? sessionIfOpened(connection);
+    const cookie = session instanceof Session ? sessions.cookieChange(session) : undefined;
+    if (cookie && cookie.kind !== "none" && !res.headersSent) appendCookie(res, cookie.header);
     const responseHeaders = responseHeadersIfSet(connection);
     if (responseHeaders && hasAny(responseHeaders) && !res.headersSent && result.answer.kind !== "framed") setHeaders(res, responseHeaders);
     const writing = writeResult(res, result, {
