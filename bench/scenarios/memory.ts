@@ -80,7 +80,7 @@ export const memoryScenario: Scenario = {
     );
     result.columns = COLUMNS;
     result.rows = rowsOf(SUBJECTS, samples, COLUMNS);
-    result.comparisons = [compare(result.rows, "herald", "ws", "perConnection", "lower"), compare(result.rows, "herald", "ws", "heapPerConnection", "lower")];
+    result.comparisons = [compare(result.rows, "herald", "ws", "perConnection", "lower", 1.15), compare(result.rows, "herald", "ws", "heapPerConnection", "lower", 1.15)];
     result.notes.push(
       `${connections} idle connections; RSS and JS heap in use read after a full GC in the server; a fresh server per round; RSS also holds the young generation's pages that opening the sockets touched, the heap only what the sockets keep`,
     );

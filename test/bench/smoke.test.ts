@@ -98,6 +98,8 @@ describe("the benchmark harness, in smoke mode", () => {
       ["websocket", "ws", "mps", 0.95],
       ["websocket", "ws", "p99", 1.5],
       ["tasks", "bee-queue", "jps", 0.9],
+      ["memory", "ws", "perConnection", 1.15],
+      ["memory", "ws", "heapPerConnection", 1.15],
     ]);
     for (const comparison of report.scenarios.flatMap((scenario) => scenario.comparisons)) {
       expect(typeof comparison.met).toBe(comparison.target === undefined ? "undefined" : "boolean");
